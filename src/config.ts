@@ -1,0 +1,195 @@
+/**
+ * Configuration: environment variables → one {@linkcode Config}. This is the
+ * only module that reads the environment; everything else receives a Config.
+ * @module
+ */
+import { QuarryError } from "./errors.ts";
+
+/** Every environment variable Quarry reads, with what it does (README lists them). */
+export const ENV_VARS = {
+  QUARRY_HOME: "Data directory (default $XDG_DATA_HOME/quarry, else ~/.quarry)",
+  XDG_DATA_HOME: "Base of the default data directory",
+  HOME: "Home directory (default data directory ~/.quarry)",
+  QUARRY_KV_URL: "Remote Deno KV (KV Connect) URL instead of the local kv.sqlite3",
+  QUARRY_USER_AGENT: "User-Agent sent with every request",
+  QUARRY_TIMEOUT: "Per-page fetch timeout (default 8s)",
+  QUARRY_ALLOW_PRIVATE_NETWORK: "1 lets Quarry fetch loopback and private addresses",
+  QUARRY_RATE_LIMIT: "Delay between two requests to one search engine (default 1s)",
+  QUARRY_ENGINES: "Engine chain, comma-separated",
+  QUARRY_COOLDOWN: "How long a blocked engine is skipped (default 15m)",
+  QUARRY_CACHE_TTL: "Time to live of cached answers (default 24h)",
+  QUARRY_BLOCKED_DOMAINS: "Extra domains never fetched by search, comma-separated",
+  QUARRY_DDG_URL: "DuckDuckGo HTML endpoint base URL",
+  QUARRY_DDG_LITE_URL: "DuckDuckGo Lite endpoint base URL",
+  QUARRY_BING_URL: "Bing base URL",
+  QUARRY_MOJEEK_URL: "Mojeek base URL",
+  QUARRY_GOOGLE_URL: "Google base URL",
+  SEARXNG_URL: "SearXNG instance base URL (JSON format must be enabled)",
+  QUARRY_BRAVE_URL: "Brave Search API base URL",
+  QUARRY_EXA_URL: "Exa API base URL",
+  BRAVE_API_KEY: "Brave Search API key",
+  EXA_API_KEY: "Exa API key",
+  QUARRY_CONTEXT7_URL: "Context7 API base URL",
+  CONTEXT7_API_KEY: "Context7 API key",
+  QUARRY_PERPLEXITY_URL: "Perplexity API base URL",
+  QUARRY_PERPLEXITY_MODEL: "Perplexity model for deep research (default sonar-deep-research)",
+  PERPLEXITY_API_KEY: "Perplexity API key",
+  QUARRY_TOKEN: "Bearer token the HTTP server requires",
+  QUARRY_PORT: "HTTP server port (default 8080)",
+  NO_COLOR: "Disable colour in terminal output",
+} as const;
+
+/** Name of an environment variable Quarry reads. */
+export type EnvName = keyof typeof ENV_VARS;
+
+/** A snapshot of the environment variables Quarry reads. */
+export type Env = Partial<Record<EnvName, string>>;
+
+/** Base URLs of every remote service; each is overridable for tests. */
+export interface ServiceUrls {
+  duckduckgo: string;
+  duckduckgoLite: string;
+  bing: string;
+  mojeek: string;
+  google: string;
+  searxng: string | undefined;
+  brave: string;
+  exa: string;
+  context7: string;
+  perplexity: string;
+}
+
+/** API keys; `undefined` when unset. */
+export interface ApiKeys {
+  brave: string | undefined;
+  exa: string | undefined;
+  context7: string | undefined;
+  perplexity: string | undefined;
+}
+
+/** Everything configurable, resolved once at start-up. */
+export interface Config {
+  home: string;
+  kvUrl: string | undefined;
+  userAgent: string;
+  timeoutMs: number;
+  allowPrivateNetwork: boolean;
+  rateLimitMs: number;
+  engines: string[] | undefined;
+  cooldownMs: number;
+  cacheTtlMs: number;
+  blockedDomains: string[];
+  urls: ServiceUrls;
+  keys: ApiKeys;
+  perplexityModel: string;
+  token: string | undefined;
+  port: number;
+  noColor: boolean;
+}
+
+/** The version printed by `--version` and `/health`. */
+export const VERSION = "0.1.0";
+
+/** Default User-Agent: says who we are and where to read about it. */
+export const DEFAULT_USER_AGENT =
+  `Quarry/${VERSION} (+https://github.com/quarry-research/quarry; research assistant)`;
+
+const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * Parses a duration such as `500ms`, `8s`, `15m`, `1h`, `2d`; a bare number
+ * is seconds.
+ *
+ * @example
+ * ```ts
+ * parseDuration("2s"); // 2000
+ * ```
+ */
+export function parseDuration(text: string, name = "duration"): number {
+  const match = DURATION.exec(text.trim());
+  if (!match) {
+    throw new QuarryError("BAD_INPUT", `Cannot read ${name} "${text}"`, {
+      suggestions: ["Write a duration like 500ms, 8s, 15m, 1h or 2d"],
+    });
+  }
+  return Math.round(Number(match[1]) * UNIT_MS[match[2] ?? "s"]!);
+}
+
+/** The data directory: QUARRY_HOME, else $XDG_DATA_HOME/quarry, else ~/.quarry. */
+export function resolveDataDir(env: Env): string {
+  if (env.QUARRY_HOME) return env.QUARRY_HOME;
+  if (env.XDG_DATA_HOME) return `${env.XDG_DATA_HOME}/quarry`;
+  return `${env.HOME ?? "."}/.quarry`;
+}
+
+function list(text: string | undefined): string[] | undefined {
+  const items = text?.split(",").map((s) => s.trim()).filter(Boolean);
+  return items && items.length > 0 ? items : undefined;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+/** Builds a Config from an environment snapshot. Pure: tests pass their own env. */
+export function configFromEnv(env: Env): Config {
+  const port = Number(env.QUARRY_PORT ?? "8080");
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new QuarryError("BAD_INPUT", `QUARRY_PORT "${env.QUARRY_PORT}" is not a port`, {
+      suggestions: ["Set QUARRY_PORT to a number from 0 to 65535"],
+    });
+  }
+  return {
+    home: resolveDataDir(env),
+    kvUrl: env.QUARRY_KV_URL || undefined,
+    userAgent: env.QUARRY_USER_AGENT || DEFAULT_USER_AGENT,
+    timeoutMs: parseDuration(env.QUARRY_TIMEOUT ?? "8s", "QUARRY_TIMEOUT"),
+    allowPrivateNetwork: env.QUARRY_ALLOW_PRIVATE_NETWORK === "1" ||
+      env.QUARRY_ALLOW_PRIVATE_NETWORK === "true",
+    rateLimitMs: parseDuration(env.QUARRY_RATE_LIMIT ?? "1s", "QUARRY_RATE_LIMIT"),
+    engines: list(env.QUARRY_ENGINES),
+    cooldownMs: parseDuration(env.QUARRY_COOLDOWN ?? "15m", "QUARRY_COOLDOWN"),
+    cacheTtlMs: parseDuration(env.QUARRY_CACHE_TTL ?? "24h", "QUARRY_CACHE_TTL"),
+    blockedDomains: list(env.QUARRY_BLOCKED_DOMAINS) ?? [],
+    urls: {
+      duckduckgo: trimSlash(env.QUARRY_DDG_URL || "https://html.duckduckgo.com"),
+      duckduckgoLite: trimSlash(env.QUARRY_DDG_LITE_URL || "https://lite.duckduckgo.com"),
+      bing: trimSlash(env.QUARRY_BING_URL || "https://www.bing.com"),
+      mojeek: trimSlash(env.QUARRY_MOJEEK_URL || "https://www.mojeek.com"),
+      google: trimSlash(env.QUARRY_GOOGLE_URL || "https://www.google.com"),
+      searxng: env.SEARXNG_URL ? trimSlash(env.SEARXNG_URL) : undefined,
+      brave: trimSlash(env.QUARRY_BRAVE_URL || "https://api.search.brave.com"),
+      exa: trimSlash(env.QUARRY_EXA_URL || "https://api.exa.ai"),
+      context7: trimSlash(env.QUARRY_CONTEXT7_URL || "https://context7.com/api"),
+      perplexity: trimSlash(env.QUARRY_PERPLEXITY_URL || "https://api.perplexity.ai"),
+    },
+    keys: {
+      brave: env.BRAVE_API_KEY || undefined,
+      exa: env.EXA_API_KEY || undefined,
+      context7: env.CONTEXT7_API_KEY || undefined,
+      perplexity: env.PERPLEXITY_API_KEY || undefined,
+    },
+    perplexityModel: env.QUARRY_PERPLEXITY_MODEL || "sonar-deep-research",
+    token: env.QUARRY_TOKEN || undefined,
+    port,
+    noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== "",
+  };
+}
+
+/**
+ * Reads the variables of {@linkcode ENV_VARS} from the process environment.
+ * A variable the process may not read counts as unset.
+ */
+export function readEnv(): Env {
+  const env: Env = {};
+  for (const name of Object.keys(ENV_VARS) as EnvName[]) {
+    try {
+      const value = Deno.env.get(name);
+      if (value !== undefined) env[name] = value;
+    } catch {
+      // Not permitted: treat as unset rather than failing start-up.
+    }
+  }
+  return env;
+}

@@ -1,0 +1,204 @@
+/**
+ * The CLI face, generated from the operation registry with commander: each
+ * op's zod schema gives its arguments, options, help and validation.
+ * @module
+ */
+import { Command, CommanderError, Option } from "commander";
+import type { z } from "zod";
+import { VERSION } from "../config.ts";
+import { exitCodeFor, QuarryError, toQuarryError } from "../errors.ts";
+import { type FieldInfo, fieldsOf } from "../ops/schema_info.ts";
+import type { OpContext, Operation } from "../ops/types.ts";
+import { type Envelope, errorBody, failure } from "../render/envelope.ts";
+import { renderGeneric } from "../render/markdown.ts";
+
+/** Where the CLI writes and how it gets its context. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Builds the operation context; called only when an operation runs. */
+  context(): OpContext;
+}
+
+/** Extra subcommands that are not operations (`serve`, `mcp`). */
+export interface ExtraCommand {
+  register(program: Command, setExit: (code: number) => void): void;
+}
+
+const NEGATED = /^no[A-Z]/;
+
+/** `maxTokens` → `max-tokens`. */
+export function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+function describe(info: FieldInfo): string {
+  const def = info.defaultValue;
+  const shown = def === undefined || def === false ? "" : ` (default: ${JSON.stringify(def)})`;
+  return `${info.description}${shown}`;
+}
+
+function optionFor(info: FieldInfo, short: string | undefined): Option {
+  const flag = kebab(info.name);
+  const head = short ? `-${short}, ` : "";
+  if (info.kind === "boolean") return new Option(`${head}--${flag}`, describe(info));
+  const option = new Option(
+    `${head}--${flag} <${info.kind === "number" ? "n" : "value"}>`,
+    describe(info),
+  );
+  if (info.kind === "number") option.argParser((v) => Number(v));
+  if (info.kind === "array") {
+    option.argParser((v, prev: string[] | undefined) => [...(prev ?? []), ...v.split(",")]);
+  }
+  if (info.kind === "enum" && info.values) option.choices(info.values);
+  return option;
+}
+
+/** Collects commander's parsed values into the op's input object. */
+function collectInput(op: Operation, cmd: Command, fields: FieldInfo[]): Record<string, unknown> {
+  const opts = cmd.opts();
+  const out: Record<string, unknown> = {};
+  const positional = new Set((op.positionals ?? []).map((p) => p.field));
+  (op.positionals ?? []).forEach((p, i) => {
+    const value = cmd.processedArgs[i];
+    if (value !== undefined) out[p.field] = value;
+  });
+  for (const f of fields) {
+    if (positional.has(f.name)) continue;
+    if (NEGATED.test(f.name)) {
+      const key = f.name[2]!.toLowerCase() + f.name.slice(3);
+      if (opts[key] === false) out[f.name] = true;
+      continue;
+    }
+    if (opts[f.name] !== undefined) out[f.name] = opts[f.name];
+  }
+  return out;
+}
+
+/** Turns zod issues into one BAD_INPUT error naming the flags. */
+export function inputError(error: z.ZodError, op: Operation): QuarryError {
+  const positional = new Set((op.positionals ?? []).map((p) => p.field));
+  const parts = error.issues.map((issue) => {
+    const field = String(issue.path[0] ?? "");
+    const name = positional.has(field) ? `<${field}>` : `--${kebab(field)}`;
+    return field ? `${name}: ${issue.message}` : issue.message;
+  });
+  return new QuarryError("BAD_INPUT", `Invalid input: ${parts.join("; ")}`, {
+    suggestions: [`Run \`quarry ${op.command.join(" ")} --help\` for the options`],
+  });
+}
+
+function output(
+  io: CliIo,
+  envelope: Envelope,
+  text: string | undefined,
+  json: boolean,
+  pretty: boolean,
+): void {
+  if (json) {
+    io.stdout(JSON.stringify(envelope, null, pretty ? 2 : undefined) + "\n");
+    return;
+  }
+  if (!envelope.success) {
+    if (envelope.results && text) io.stdout(text);
+    io.stderr(`error [${envelope.error.code}]: ${envelope.error.message}\n`);
+    for (const s of envelope.error.suggestions) io.stderr(`  hint: ${s}\n`);
+    return;
+  }
+  io.stdout(text ?? renderGeneric(envelope));
+}
+
+function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: number) => void) {
+  let parent = program;
+  for (const word of op.command.slice(0, -1)) {
+    parent = parent.commands.find((c) => c.name() === word) ??
+      parent.command(word).description(`${word} commands`);
+  }
+  const cmd = parent.command(op.command.at(-1)!).description(op.summary);
+  const fields = fieldsOf(op.input);
+  const byName = new Map(fields.map((f) => [f.name, f]));
+  for (const p of op.positionals ?? []) {
+    const info = byName.get(p.field)!;
+    const name = p.variadic ? `${p.field}...` : p.field;
+    cmd.argument(info.optional ? `[${name}]` : `<${name}>`, info.description);
+  }
+  const positional = new Set((op.positionals ?? []).map((p) => p.field));
+  for (const f of fields) {
+    if (!positional.has(f.name)) cmd.addOption(optionFor(f, op.short?.[f.name]));
+  }
+  cmd.option("--json", "Print the JSON envelope instead of a report");
+  cmd.option("--pretty", "Indent the JSON");
+  cmd.action(async () => {
+    const { json = false, pretty = false } = cmd.opts();
+    const parsed = op.input.safeParse(collectInput(op, cmd, fields));
+    let envelope: Envelope;
+    let text: string | undefined;
+    if (!parsed.success) {
+      envelope = failure(op.name, inputError(parsed.error, op));
+    } else {
+      const ctx = io.context();
+      try {
+        envelope = await op.run(ctx, parsed.data);
+      } catch (error) {
+        envelope = failure(op.name, error);
+      } finally {
+        await ctx.stores.close();
+      }
+      if (!json && op.render && (envelope.success || envelope.results)) {
+        text = op.render(envelope, parsed.data);
+      }
+    }
+    output(io, envelope, text, json, pretty);
+    setExit(envelope.success ? 0 : exitCodeFor(envelope.error.code));
+  });
+}
+
+/** Builds the commander program for a set of operations. */
+export function buildProgram(
+  ops: readonly Operation[],
+  io: CliIo,
+  setExit: (code: number) => void,
+  extras: ExtraCommand[] = [],
+): Command {
+  const program = new Command("quarry")
+    .description("Research from the command line: search, read and remember the web")
+    .version(VERSION, "-V, --version")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  for (const op of ops) addOperation(program, op, io, setExit);
+  for (const extra of extras) extra.register(program, setExit);
+  // Sub-commands inherit exit override and output settings.
+  const apply = (c: Command) => {
+    c.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    c.commands.forEach(apply);
+  };
+  program.commands.forEach(apply);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code (0 ok, 1 failure, 2 bad usage). */
+export async function runCli(
+  args: string[],
+  ops: readonly Operation[],
+  io: CliIo,
+  extras: ExtraCommand[] = [],
+): Promise<number> {
+  let code = 0;
+  const program = buildProgram(ops, io, (c) => (code = c), extras);
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === "commander.helpDisplayed" || error.code === "commander.version" ||
+        error.code === "commander.help"
+      ) return 0;
+      return 2;
+    }
+    const qe = toQuarryError(error);
+    io.stderr(`error [${qe.code}]: ${errorBody(qe).message}\n`);
+    return exitCodeFor(qe.code);
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Quarry's entry point and `deno compile` target.
+ * @module
+ */
+import { configFromEnv, readEnv } from "./config.ts";
+import { exitCodeFor, toQuarryError } from "./errors.ts";
+import { type CliIo, runCli } from "./front/cli.ts";
+import { realContext } from "./front/context.ts";
+import { OPERATIONS } from "./ops/registry.ts";
+
+const encoder = new TextEncoder();
+
+function writer(stream: { writeSync(p: Uint8Array): number }) {
+  return (text: string) => {
+    const bytes = encoder.encode(text);
+    let off = 0;
+    while (off < bytes.length) off += stream.writeSync(bytes.subarray(off));
+  };
+}
+
+/** Runs Quarry with command-line arguments and returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const stderr = writer(Deno.stderr);
+  let config;
+  try {
+    config = configFromEnv(readEnv());
+  } catch (error) {
+    const qe = toQuarryError(error);
+    stderr(`error [${qe.code}]: ${qe.message}\n`);
+    return exitCodeFor(qe.code);
+  }
+  const progress = Deno.stderr.isTerminal() ? (line: string) => stderr(`${line}\n`) : () => {};
+  const io: CliIo = {
+    stdout: writer(Deno.stdout),
+    stderr,
+    context: () => realContext(config, progress),
+  };
+  return await runCli(args, OPERATIONS, io);
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}

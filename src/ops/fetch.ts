@@ -1,0 +1,161 @@
+/**
+ * `quarry fetch <url…>`: read pages and return their main content, metadata
+ * and links (with `--query`, the excerpts that answer it).
+ * @module
+ */
+import { z } from "zod";
+import { QuarryError } from "../errors.ts";
+import { checkUrl } from "../pipeline/guard.ts";
+import { type PageRead, readPages } from "../pipeline/read.ts";
+import type { Link, PageStatus } from "../pipeline/types.ts";
+import { parseDuration } from "../config.ts";
+import { type Envelope, failure } from "../render/envelope.ts";
+import { renderPages } from "../render/markdown.ts";
+import { defineOp } from "./types.ts";
+import { formatField, maxField, startField, timeoutField } from "./schemas.ts";
+
+/** Most URLs one call may read. */
+export const MAX_URLS = 20;
+
+const input = z.object({
+  urls: z.array(z.string().min(1)).min(1).max(MAX_URLS).describe(
+    "URLs of the pages to read (http or https)",
+  ),
+  format: formatField,
+  start: startField,
+  max: maxField,
+  timeout: timeoutField,
+});
+
+/** One page of a `fetch` answer. */
+export interface FetchedPage {
+  url: string;
+  final_url: string;
+  status: PageStatus;
+  reason?: string;
+  title?: string;
+  byline?: string | null;
+  site?: string | null;
+  lang?: string | null;
+  published?: string | null;
+  content?: string;
+  links?: Link[];
+  chars?: number;
+  total_chars?: number;
+  next_start?: number | null;
+}
+
+/** Cuts content to the requested window and says where the next one starts. */
+export function pageWindow(
+  full: string,
+  start: number,
+  max: number | undefined,
+): { content: string; total: number; next: number | null } {
+  const end = max === undefined ? full.length : Math.min(full.length, start + max);
+  const content = full.slice(start, end);
+  return { content, total: full.length, next: end < full.length ? end : null };
+}
+
+/** Turns one read page into its place in the envelope. */
+export function toFetchedPage(
+  page: PageRead,
+  options: { format: "md" | "text"; start: number; max: number | undefined },
+): FetchedPage {
+  const base: FetchedPage = {
+    url: page.fetch.url,
+    final_url: page.fetch.finalUrl,
+    status: page.status,
+    ...(page.reason === undefined ? {} : { reason: page.reason }),
+  };
+  const article = page.extracted?.article;
+  if (!article) return base;
+  const full = options.format === "md" ? article.markdown : article.text;
+  const window = pageWindow(full, options.start, options.max);
+  return {
+    ...base,
+    title: article.title,
+    byline: article.byline,
+    site: article.site,
+    lang: article.lang,
+    published: article.published,
+    content: window.content,
+    links: article.links,
+    chars: window.content.length,
+    total_chars: window.total,
+    next_start: window.next,
+  };
+}
+
+const STATUS_CODES: Partial<Record<PageStatus, QuarryError["code"]>> = {
+  timeout: "TIMEOUT",
+  captcha: "CAPTCHA",
+  blocked: "UPSTREAM_ERROR",
+  private_address: "PERMISSION_DENIED",
+  http_error: "UPSTREAM_ERROR",
+};
+
+/** The error of a batch in which no page could be read. */
+export function batchError(pages: FetchedPage[]): QuarryError {
+  const first = pages[0];
+  const code = first?.status === "http_error" && first.reason?.startsWith("HTTP 404")
+    ? "NOT_FOUND"
+    : STATUS_CODES[first?.status ?? "http_error"] ?? "UPSTREAM_ERROR";
+  const what = pages.map((p) => `${p.url}: ${p.status}${p.reason ? ` (${p.reason})` : ""}`);
+  return new QuarryError(
+    code,
+    pages.length === 1
+      ? `Could not read ${what[0]}`
+      : `Could not read any page: ${what.join("; ")}`,
+    { suggestions: ["Check the URL in a browser", "Raise --timeout for slow sites"] },
+  );
+}
+
+/** The `fetch` operation. */
+export const fetchOp = defineOp({
+  name: "fetch",
+  command: ["fetch"],
+  summary: "Read pages and return their main content, metadata and links",
+  description:
+    "Fetch one or more web pages (at once, each with a timeout) and return their readable main " +
+    "content as Markdown or text, with title, byline, site, language, publication date and " +
+    "links. Use it when you already know the URL. Long pages can be paged with start/max. " +
+    "Pages that fail come back with a status (timeout, http_error, not_html, too_large, " +
+    "empty, private_address…) and a reason.",
+  input,
+  positionals: [{ field: "urls", variadic: true }],
+  http: { method: "GET", path: "/fetch" },
+  mcp: {
+    tool: "fetch_page",
+    title: "Read web pages",
+    annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  },
+  async run(ctx, args): Promise<Envelope<FetchedPage>> {
+    const started = ctx.now();
+    const urls = args.urls.map((raw) => checkUrl(raw).href);
+    const timeoutMs = args.timeout
+      ? parseDuration(args.timeout, "--timeout")
+      : ctx.config.timeoutMs;
+    const pages = await readPages(urls, {
+      timeoutMs,
+      userAgent: ctx.config.userAgent,
+      allowPrivateNetwork: ctx.config.allowPrivateNetwork,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
+    }, ctx);
+    const results = pages.map((p) =>
+      toFetchedPage(p, { format: args.format, start: args.start, max: args.max })
+    );
+    const metadata = {
+      returned: results.filter((r) => r.status === "ok").length,
+      failed: results.filter((r) => r.status !== "ok").length,
+      elapsed_ms: ctx.now() - started,
+    };
+    if (metadata.returned === 0) {
+      return failure("fetch", batchError(results), { results, metadata });
+    }
+    return { success: true, command: "fetch", results, metadata };
+  },
+  render(envelope) {
+    return renderPages((envelope.results ?? []) as FetchedPage[]);
+  },
+});

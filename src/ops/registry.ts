@@ -1,0 +1,13 @@
+/**
+ * Every operation the faces expose. Adding an operation means adding its
+ * file in `src/ops/` and one line here; the CLI, HTTP and MCP faces are
+ * generated from this list.
+ * @module
+ */
+import type { Operation } from "./types.ts";
+import { fetchOp } from "./fetch.ts";
+
+/** All operations, in the order `--help` lists them. */
+export const OPERATIONS: readonly Operation[] = [
+  fetchOp,
+] as unknown as readonly Operation[];

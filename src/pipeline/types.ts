@@ -1,0 +1,105 @@
+/**
+ * Data shapes passed between pipeline stages.
+ * @module
+ */
+
+/** Status of one page (DESIGN §4). */
+export const PAGE_STATUSES = [
+  "ok",
+  "timeout",
+  "http_error",
+  "blocked",
+  "captcha",
+  "not_html",
+  "too_large",
+  "empty",
+  "robots_disallowed",
+  "private_address",
+  "duplicate",
+  "filtered",
+  "not_modified",
+] as const;
+
+/** Status of one page. `not_modified` is internal: a 304 to a conditional request. */
+export type PageStatus = typeof PAGE_STATUSES[number];
+
+/** Validators kept from an earlier fetch, sent back as a conditional request. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** What fetching one URL produced. A failure is a value, never an exception. */
+export interface FetchResult {
+  /** The URL as asked for. */
+  url: string;
+  /** The URL after redirects (equal to `url` when there were none). */
+  finalUrl: string;
+  status: PageStatus;
+  /** Human reason for any status but `ok`. */
+  reason?: string;
+  /** HTTP status of the last response, when there was one. */
+  httpStatus?: number;
+  /** Media type without parameters, e.g. `text/html`. */
+  contentType?: string;
+  /** Decoded body text (HTML or plain text) when status is `ok`. */
+  body?: string;
+  /** Charset used to decode the body. */
+  charset?: string;
+  /** Validators of the response, for a later conditional request. */
+  validators?: Validators;
+  /** Redirect hops followed, in order. */
+  redirects: string[];
+  elapsedMs: number;
+}
+
+/** A structural block of an article, in reading order. */
+export interface Block {
+  type: "heading" | "p" | "li" | "pre" | "td" | "blockquote";
+  /** Heading level 1–6 for `heading`. */
+  level?: number;
+  text: string;
+}
+
+/** A link found in a page, absolute. */
+export interface Link {
+  url: string;
+  text: string;
+}
+
+/** The readable part of a page. */
+export interface Article {
+  title: string;
+  byline: string | null;
+  site: string | null;
+  lang: string | null;
+  published: string | null;
+  excerpt: string | null;
+  /** Plain text, paragraphs separated by blank lines. */
+  text: string;
+  /** The same content as Markdown. */
+  markdown: string;
+  /** Headings, paragraphs, list items… for ranking. */
+  blocks: Block[];
+  links: Link[];
+}
+
+/** Extraction result: `ok` with an article, or `empty` with a reason. */
+export interface ExtractResult {
+  status: "ok" | "empty";
+  reason?: string;
+  /** Which extractor produced the article: Readability, the fallback, or plain text. */
+  extractor: "readability" | "fallback" | "text";
+  article: Article;
+}
+
+/** One search result from an engine, before any page is fetched. */
+export interface Candidate {
+  url: string;
+  title: string;
+  snippet: string;
+  engine: string;
+  /** 1-based position in the engine's answer. */
+  rank: number;
+  published?: string;
+}

@@ -1,0 +1,27 @@
+/**
+ * The stores an operation may use, opened lazily and at most once per
+ * process, so a command that needs no store opens none.
+ * @module
+ */
+import type { Config } from "../config.ts";
+import { openKv } from "./kv.ts";
+
+/** Lazily opened stores shared by every operation of one process. */
+export interface Stores {
+  kv(): Promise<Deno.Kv>;
+  close(): Promise<void>;
+}
+
+/** Opens stores from a Config on first use. */
+export function storesFor(config: Config): Stores {
+  let kv: Promise<Deno.Kv> | undefined;
+  return {
+    kv() {
+      kv ??= openKv(config);
+      return kv;
+    },
+    async close() {
+      if (kv) (await kv.catch(() => undefined))?.close();
+    },
+  };
+}

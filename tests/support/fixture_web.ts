@@ -1,0 +1,68 @@
+/**
+ * A loopback "internet" for tests: pages from `fixtures/`, fake search
+ * engines and APIs, and faults on demand. Each area of the program adds a
+ * route module under `tests/support/web/` and lists it in DEFAULT_ROUTES.
+ * @module
+ */
+import { pageRoutes } from "./web/pages.ts";
+
+/**
+ * A route answers a request or returns `undefined` to pass it on. It gets the
+ * web itself so it can build absolute links to other routes.
+ */
+export type Route = (
+  req: Request,
+  url: URL,
+  web: FixtureWebInfo,
+) => Response | Promise<Response> | undefined | Promise<Response | undefined>;
+
+/** What routes may know about the running web. */
+export interface FixtureWebInfo {
+  /** Origin, e.g. `http://127.0.0.1:41234`. */
+  origin: string;
+}
+
+/** A running fixture web. */
+export interface FixtureWeb extends FixtureWebInfo {
+  /** Every request path (with query) in arrival order, for "was it requested?" checks. */
+  requests: string[];
+  /** Closes the server and any hanging responses. */
+  close(): Promise<void>;
+}
+
+/** Routes every test web serves unless told otherwise. */
+export const DEFAULT_ROUTES: Route[] = [
+  ...pageRoutes,
+];
+
+/** Starts a fixture web on 127.0.0.1 with an ephemeral port. */
+export async function startFixtureWeb(routes: Route[] = DEFAULT_ROUTES): Promise<FixtureWeb> {
+  const requests: string[] = [];
+  const hangs = new AbortController();
+  const info: FixtureWebInfo = { origin: "" };
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: () => {},
+    onError: () => new Response("fixture error", { status: 500 }),
+  }, async (req) => {
+    const url = new URL(req.url);
+    requests.push(url.pathname + url.search);
+    for (const route of routes) {
+      const res = await route(req, url, info);
+      if (res) return res;
+    }
+    return new Response("not found", { status: 404, headers: { "content-type": "text/plain" } });
+  });
+  info.origin = `http://127.0.0.1:${server.addr.port}`;
+  return {
+    get origin() {
+      return info.origin;
+    },
+    requests,
+    async close() {
+      hangs.abort();
+      await server.shutdown();
+    },
+  };
+}
