@@ -2,7 +2,7 @@
  * The JSON envelope every face returns (DESIGN §4).
  * @module
  */
-import { type ErrorCode, QuarryError, toQuarryError } from "../errors.ts";
+import { type ErrorCode, type QuarryError, toQuarryError } from "../errors.ts";
 
 /** The error part of a failed envelope. */
 export interface EnvelopeError {
