@@ -1,0 +1,32 @@
+/**
+ * The JSON envelope (DESIGN §4) as a zod schema, so the HTTP face can
+ * describe its responses in OpenAPI and the MCP face can declare the
+ * `outputSchema` of every tool from one definition.
+ * @module
+ */
+import { z } from "zod";
+import { ERROR_CODES } from "../errors.ts";
+
+/** The error part of a failed envelope. */
+export const envelopeErrorSchema = z.object({
+  code: z.enum(ERROR_CODES).describe("Error code; decides the HTTP status"),
+  message: z.string().describe("What went wrong, for a person or a model"),
+  suggestions: z.array(z.string()).describe("What to try next"),
+});
+
+/**
+ * Every operation's answer. Results and metadata differ per operation, so
+ * they are open here; `success` tells which of `results` or `error` to read.
+ */
+export const envelopeSchema = z.looseObject({
+  success: z.boolean().describe("true when the operation answered"),
+  command: z.string().describe("The operation that answered"),
+  query: z.string().optional().describe("The query, for operations that take one"),
+  results: z.array(z.unknown()).optional().describe(
+    "One item per result; a failed batch may still list each item with its status",
+  ),
+  metadata: z.record(z.string(), z.unknown()).optional().describe(
+    "Counts, timings, cache and budget figures",
+  ),
+  error: envelopeErrorSchema.optional().describe("Present when success is false"),
+});
