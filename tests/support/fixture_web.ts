@@ -20,6 +20,8 @@ export type Route = (
 export interface FixtureWebInfo {
   /** Origin, e.g. `http://127.0.0.1:41234`. */
   origin: string;
+  /** Aborts when the web closes, so hanging and trickling responses can end. */
+  closing: AbortSignal;
 }
 
 /** A running fixture web. */
@@ -39,7 +41,7 @@ export const DEFAULT_ROUTES: Route[] = [
 export async function startFixtureWeb(routes: Route[] = DEFAULT_ROUTES): Promise<FixtureWeb> {
   const requests: string[] = [];
   const hangs = new AbortController();
-  const info: FixtureWebInfo = { origin: "" };
+  const info: FixtureWebInfo = { origin: "", closing: hangs.signal };
   const server = Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -59,6 +61,7 @@ export async function startFixtureWeb(routes: Route[] = DEFAULT_ROUTES): Promise
     get origin() {
       return info.origin;
     },
+    closing: hangs.signal,
     requests,
     async close() {
       hangs.abort();
