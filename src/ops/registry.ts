@@ -6,8 +6,13 @@
  */
 import type { Operation } from "./types.ts";
 import { fetchOp } from "./fetch.ts";
+import { docsOp } from "./docs.ts";
+import { cacheClearOp, cacheStatsOp } from "./cache.ts";
 
 /** All operations, in the order `--help` lists them. */
 export const OPERATIONS: readonly Operation[] = [
   fetchOp,
+  docsOp,
+  cacheClearOp,
+  cacheStatsOp,
 ] as unknown as readonly Operation[];

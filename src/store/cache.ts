@@ -86,8 +86,8 @@ export interface Cache {
   set(op: string, input: unknown, value: unknown, options?: SetOptions): Promise<boolean>;
   /** Removes one entry (op and input), an op's entries, or everything; returns entries removed. */
   clear(op?: string, input?: unknown): Promise<number>;
-  /** Removes every entry indexed under a query text; returns entries removed. */
-  clearQuery(text: string): Promise<number>;
+  /** Removes every entry indexed under a query text (of one op, if given); returns entries removed. */
+  clearQuery(text: string, op?: string): Promise<number>;
   stats(): Promise<CacheStats>;
 }
 
@@ -238,8 +238,9 @@ export function createCache(
       return keys.filter((k) => k.length === 3).length;
     },
 
-    async clearQuery(text) {
-      const keys = await listKeys(kv, ["cache_query", await queryIndexKey(text)]);
+    async clearQuery(text, op) {
+      const keys = (await listKeys(kv, ["cache_query", await queryIndexKey(text)]))
+        .filter((k) => op === undefined || k[2] === op);
       let removed = 0;
       for (const k of keys) {
         if (await removeEntry(String(k[2]), String(k[3]))) removed++;

@@ -4,6 +4,7 @@
  * route module under `tests/support/web/` and lists it in DEFAULT_ROUTES.
  * @module
  */
+import { apiRoutes } from "./web/apis.ts";
 import { pageRoutes } from "./web/pages.ts";
 
 /**
@@ -35,6 +36,7 @@ export interface FixtureWeb extends FixtureWebInfo {
 /** Routes every test web serves unless told otherwise. */
 export const DEFAULT_ROUTES: Route[] = [
   ...pageRoutes,
+  ...apiRoutes,
 ];
 
 /** Starts a fixture web on 127.0.0.1 with an ephemeral port. */
