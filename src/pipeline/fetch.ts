@@ -100,7 +100,7 @@ type Outcome = Omit<FetchResult, "url" | "finalUrl" | "redirects" | "elapsedMs">
 interface Trail {
   finalUrl: string;
   redirects: string[];
-  phase: "waiting for an answer" | "reading the body";
+  phase: "before the server answered" | "while reading the body";
   /** The per-URL timeout, started when the first request may go out. */
   timeout?: AbortSignal;
   /** Status of the last response, kept when its body then fails. */
@@ -160,7 +160,7 @@ export async function fetchAll(
 
 async function fetchOne(url: string, run: Run): Promise<FetchResult> {
   const started = run.deps.now();
-  const trail: Trail = { finalUrl: url, redirects: [], phase: "waiting for an answer" };
+  const trail: Trail = { finalUrl: url, redirects: [], phase: "before the server answered" };
   let outcome: Outcome;
   try {
     outcome = await follow(checkUrl(url), trail, run);
@@ -186,7 +186,7 @@ async function follow(start: URL, trail: Trail, run: Run): Promise<Outcome> {
         const verdict = await untilAborted(guardHost(current, deps.resolveDns), signal);
         if (!verdict.ok) return { status: verdict.status, reason: verdict.reason };
       }
-      trail.phase = "waiting for an answer";
+      trail.phase = "before the server answered";
       const res = await deps.fetch(current, {
         signal,
         redirect: "manual",
@@ -295,7 +295,7 @@ async function readResponse(
   if (res.headers.get("cf-mitigated") === "challenge") {
     return refuse("captcha", `Bot challenge (HTTP ${res.status}) instead of the page`);
   }
-  trail.phase = "reading the body";
+  trail.phase = "while reading the body";
   if (res.status < 200 || res.status > 299) return errorOutcome(res, base, signal);
   const length = Number(res.headers.get("content-length") ?? Number.NaN);
   if (length > options.maxBytes) {
@@ -406,7 +406,7 @@ function failure(error: unknown, trail: Trail, run: Run): Outcome {
   if (run.deadline.aborted) {
     return {
       status: "timeout",
-      reason: `Overall deadline of ${options.deadlineMs} ms reached while ${trail.phase}`,
+      reason: `Overall deadline of ${options.deadlineMs} ms reached ${trail.phase}`,
     };
   }
   const timedOut = trail.timeout?.aborted ||
@@ -414,7 +414,7 @@ function failure(error: unknown, trail: Trail, run: Run): Outcome {
   if (timedOut) {
     return {
       status: "timeout",
-      reason: `No answer within ${options.timeoutMs} ms while ${trail.phase}`,
+      reason: `Timed out after ${options.timeoutMs} ms ${trail.phase}`,
     };
   }
   return { status: "http_error", reason: networkReason(error, trail) };
@@ -430,11 +430,11 @@ function networkReason(error: unknown, trail: Trail): string {
   const known = NETWORK_REASONS.find(([pattern]) => pattern.test(text));
   if (known) {
     const [, words] = known;
-    return trail.phase === "reading the body"
+    return trail.phase === "while reading the body"
       ? `${words} ${host} while reading the body`
       : `${words} ${host}`;
   }
-  return `Network error while ${trail.phase} from ${host}`;
+  return `Network error with ${host} ${trail.phase}`;
 }
 
 /** Per-host concurrency limit; local to one batch, so no state outlives it. */

@@ -103,10 +103,10 @@ Deno.test("fetchAll() times out a silent server and a trickling body", async () 
     const urls = ["/fault/hang", "/fault/slow?chunks=50&every=100"].map((p) => PUBLIC + p);
     const [hang, slow] = await fetchAll(urls, FAST, internet(web));
     assert.equal(hang?.status, "timeout");
-    assert.equal(hang?.reason, "No answer within 400 ms while waiting for an answer");
+    assert.equal(hang?.reason, "Timed out after 400 ms before the server answered");
     assert.equal(slow?.status, "timeout");
     assert.equal(slow?.httpStatus, 200);
-    assert.equal(slow?.reason, "No answer within 400 ms while reading the body");
+    assert.equal(slow?.reason, "Timed out after 400 ms while reading the body");
   });
 });
 
