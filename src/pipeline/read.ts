@@ -50,7 +50,7 @@ export function extractFetched(result: FetchResult): PageRead {
 /** Fetches every URL at once and extracts each page as it lands. */
 export async function readPages(
   urls: string[],
-  options: FetchOptions,
+  options: Partial<FetchOptions>,
   deps: ReadDeps,
 ): Promise<PageRead[]> {
   const results = await fetchAll(urls, options, deps);
