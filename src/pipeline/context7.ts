@@ -43,18 +43,24 @@ function squash(text: string): string {
   return text.normalize("NFKD").replace(COMBINING_MARKS, "").toLowerCase().replace(NOT_ALNUM, "");
 }
 
-/** Edit distance, for names typed with a typo ("expresss"). */
-export function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+/**
+ * Edit distance counting a swap of two neighbours as one edit (optimal
+ * string alignment), for names typed with a typo ("expresss", "raect").
+ */
+export function editDistance(a: string, b: string): number {
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      row[j] = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
+      }
     }
-    prev = row;
+    rows.push(row);
   }
-  return prev[b.length]!;
+  return rows[a.length]![b.length]!;
 }
 
 /** Typos tolerated for a name of this length. */
@@ -78,7 +84,7 @@ export function nameMatch(wanted: string, library: Library): number {
     (n.includes(w) && w.length >= MIN_CONTAINED) ||
     (w.startsWith(n) && n.length >= MIN_CONTAINED && w.length - n.length <= MAX_SUFFIX);
   if (names.some(contained)) return 2;
-  if (names.some((n) => levenshtein(w, n) <= typoAllowance(w.length))) return 1;
+  if (names.some((n) => editDistance(w, n) <= typoAllowance(w.length))) return 1;
   return 0;
 }
 
