@@ -42,7 +42,8 @@ export const cacheClearOp = defineOp({
   summary: "Clear cached answers: those of one query, of one operation, or all",
   description:
     "Remove cached answers so the next call asks the web again. With a query, removes the " +
-    "answers to that query from every operation (case and spacing do not matter); with op, " +
+    "answers to that query from every operation (case and spacing do not matter; docs " +
+    "answers are also found by library name); with op, " +
     "only that operation's; with neither, everything. Returns how many answers were removed.",
   input: clearInput,
   positionals: [{ field: "query" }],
