@@ -12,7 +12,17 @@ import { parseDuration } from "../config.ts";
 import { type Envelope, failure } from "../render/envelope.ts";
 import { renderPages } from "../render/markdown.ts";
 import { defineOp } from "./types.ts";
-import { formatField, maxField, startField, timeoutField } from "./schemas.ts";
+import {
+  budgetField,
+  formatField,
+  maxField,
+  maxTokensField,
+  startField,
+  timeoutField,
+} from "./schemas.ts";
+import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
+import { countTokens } from "../pipeline/tokens.ts";
+import type { Excerpt } from "../pipeline/research.ts";
 
 /** Most URLs one call may read. */
 export const MAX_URLS = 20;
@@ -25,6 +35,11 @@ const input = z.object({
   start: startField,
   max: maxField,
   timeout: timeoutField,
+  query: z.string().trim().min(1).max(2000).optional().describe(
+    "A question: return only the excerpts of each page that answer it, instead of the content",
+  ),
+  budget: budgetField,
+  maxTokens: maxTokensField,
 });
 
 /** One page of a `fetch` answer. */
@@ -43,6 +58,8 @@ export interface FetchedPage {
   chars?: number;
   total_chars?: number;
   next_start?: number | null;
+  excerpts?: Excerpt[];
+  tokens?: number;
 }
 
 /** Cuts content to the requested window and says where the next one starts. */
@@ -56,11 +73,18 @@ export function pageWindow(
   return { content, total: full.length, next: end < full.length ? end : null };
 }
 
+/** How a page is shown: its content window, or only excerpts answering a query. */
+export interface PageView {
+  format: "md" | "text";
+  start: number;
+  max?: number | undefined;
+  query?: string | undefined;
+  budget?: number;
+  maxTokens?: number | undefined;
+}
+
 /** Turns one read page into its place in the envelope. */
-export function toFetchedPage(
-  page: PageRead,
-  options: { format: "md" | "text"; start: number; max: number | undefined },
-): FetchedPage {
+export function toFetchedPage(page: PageRead, options: PageView): FetchedPage {
   const base: FetchedPage = {
     url: page.fetch.url,
     final_url: page.fetch.finalUrl,
@@ -69,15 +93,29 @@ export function toFetchedPage(
   };
   const article = page.extracted?.article;
   if (!article) return base;
-  const full = options.format === "md" ? article.markdown : article.text;
-  const window = pageWindow(full, options.start, options.max);
-  return {
+  const meta = {
     ...base,
     title: article.title,
     byline: article.byline,
     site: article.site,
     lang: article.lang,
     published: article.published,
+  };
+  if (options.query !== undefined) {
+    const excerpts = rankExcerpts(article.blocks, options.query, {
+      mode: "strict",
+      budgetChars: options.budget ?? 3000,
+      ...(options.maxTokens === undefined
+        ? {}
+        : { tokenBudget: { max: options.maxTokens, count: countTokens } }),
+    });
+    const tokens = excerpts.reduce((n, e) => n + countTokens(e.text), 0);
+    return { ...meta, excerpts, tokens, links: article.links };
+  }
+  const full = options.format === "md" ? article.markdown : article.text;
+  const window = pageWindow(full, options.start, options.max);
+  return {
+    ...meta,
     content: window.content,
     links: article.links,
     chars: window.content.length,
@@ -119,7 +157,8 @@ export const fetchOp = defineOp({
     "Fetch one or more web pages (at once, each with a timeout) and return their readable main " +
     "content as Markdown or text, with title, byline, site, language, publication date and " +
     "links. Use it when you already know the URL. Long pages can be paged with start/max. " +
-    "Pages that fail come back with a status (timeout, http_error, not_html, too_large, " +
+    "With a query, only the excerpts that answer it are returned, within a character or " +
+    "token budget. Pages that fail come back with a status (timeout, http_error, not_html, too_large, " +
     "empty, private_address…) and a reason.",
   input,
   positionals: [{ field: "urls", variadic: true }],
@@ -142,9 +181,7 @@ export const fetchOp = defineOp({
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
     }, ctx);
-    const results = pages.map((p) =>
-      toFetchedPage(p, { format: args.format, start: args.start, max: args.max })
-    );
+    const results = pages.map((p) => toFetchedPage(p, args));
     const metadata = {
       returned: results.filter((r) => r.status === "ok").length,
       failed: results.filter((r) => r.status !== "ok").length,
