@@ -5,6 +5,7 @@
  * @module
  */
 import { apiRoutes } from "./web/apis.ts";
+import { engineRoutes } from "./web/engines.ts";
 import { pageRoutes } from "./web/pages.ts";
 
 /**
@@ -37,6 +38,7 @@ export interface FixtureWeb extends FixtureWebInfo {
 export const DEFAULT_ROUTES: Route[] = [
   ...pageRoutes,
   ...apiRoutes,
+  ...engineRoutes,
 ];
 
 /** Starts a fixture web on 127.0.0.1 with an ephemeral port. */

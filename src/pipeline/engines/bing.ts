@@ -11,6 +11,7 @@ import {
   captcha,
   finalizeResults,
   isoDate,
+  isRelativeLink,
   parseDocument,
   parseRegion,
   type RawResult,
@@ -60,7 +61,7 @@ function decodeBase64Url(text: string): string | undefined {
 export function decodeBingLink(href: string | null | undefined, base: string): string | undefined {
   const url = resolveHttpUrl(href, base);
   if (!url) return undefined;
-  if (BING_HOST.test(url.hostname) || url.href.startsWith(new URL(base).origin)) {
+  if (isRelativeLink(href) || BING_HOST.test(url.hostname)) {
     const u = url.searchParams.get("u");
     if (!u?.startsWith("a1")) return undefined;
     return resolveHttpUrl(decodeBase64Url(u.slice(2)), base)?.href;

@@ -9,10 +9,15 @@ import { QuarryError } from "../../errors.ts";
 import type { Candidate } from "../types.ts";
 
 const SPACES = /\s+/g;
+const TRAILING_SLASH = /\/$/;
+const REGION_SEPARATOR = /[-_]/;
 const HTTP_SCHEME = /^https?:$/;
+const ABSOLUTE_OR_PROTOCOL_RELATIVE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 /** "Jan 10, 2020", "January 10, 2020" as printed under results. */
 const ENGLISH_DATE = /^([A-Za-z]{3})[a-z]*\.? (\d{1,2}), (\d{4})$/;
+/** "10 Jan 2020", "10 January 2020" (Mojeek, British style). */
+const DAY_FIRST_DATE = /^(\d{1,2}) ([A-Za-z]{3})[a-z]*\.? (\d{4})$/;
 /** An ISO date, possibly with a time, anywhere in a string. */
 const ISO_DATE = /\b(\d{4}-\d{2}-\d{2})(?:T[\d:.]+Z?)?/;
 
@@ -47,6 +52,11 @@ export function resolveHttpUrl(href: string | null | undefined, base: string): U
   }
 }
 
+/** Whether a link points into the page's own site (`/search?…`, `?q=`), not elsewhere. */
+export function isRelativeLink(href: string | null | undefined): boolean {
+  return !ABSOLUTE_OR_PROTOCOL_RELATIVE.test((href ?? "").trim());
+}
+
 /**
  * A date shown with a result as `YYYY-MM-DD`, or undefined when it is
  * relative ("2 days ago") or unreadable.
@@ -54,11 +64,14 @@ export function resolveHttpUrl(href: string | null | undefined, base: string): U
 export function isoDate(text: string | null | undefined): string | undefined {
   const value = (text ?? "").trim();
   const english = ENGLISH_DATE.exec(value);
-  if (english) {
-    const month = MONTHS.indexOf(english[1]!.toLowerCase());
+  const dayFirst = english ? undefined : DAY_FIRST_DATE.exec(value);
+  if (english || dayFirst) {
+    const [monthName, day, year] = english
+      ? [english[1]!, english[2]!, english[3]!]
+      : [dayFirst![2]!, dayFirst![1]!, dayFirst![3]!];
+    const month = MONTHS.indexOf(monthName.toLowerCase());
     if (month === -1) return undefined;
-    const date = new Date(Date.UTC(Number(english[3]), month, Number(english[2])));
-    return date.toISOString().slice(0, 10);
+    return new Date(Date.UTC(Number(year), month, Number(day))).toISOString().slice(0, 10);
   }
   const iso = ISO_DATE.exec(value);
   return iso && !Number.isNaN(Date.parse(iso[1]!)) ? iso[1] : undefined;
@@ -69,7 +82,7 @@ function urlKey(url: string): string {
   try {
     const u = new URL(url);
     u.hash = "";
-    return u.href.replace(/\/$/, "");
+    return u.href.replace(TRAILING_SLASH, "");
   } catch {
     return url;
   }
@@ -158,7 +171,7 @@ export interface Region {
 /** Reads a region code; undefined for none or the world-wide `wt-wt`. */
 export function parseRegion(region: string | undefined): Region | undefined {
   if (!region) return undefined;
-  const [a = "", b = ""] = region.split(/[-_]/);
+  const [a = "", b = ""] = region.split(REGION_SEPARATOR);
   if (a.toLowerCase() === "wt") return undefined;
   if (!b) return { country: a.toLowerCase(), lang: a.toLowerCase() };
   // BCP 47 puts the language first and writes the country in capitals.

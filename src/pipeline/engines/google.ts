@@ -12,6 +12,7 @@ import {
   captcha,
   finalizeResults,
   isoDate,
+  isRelativeLink,
   parseDocument,
   parseRegion,
   type RawResult,
@@ -63,7 +64,7 @@ export function unwrapGoogleLink(
 ): string | undefined {
   const url = resolveHttpUrl(href, base);
   if (!url) return undefined;
-  const internal = GOOGLE_SEARCH_HOST.test(url.hostname) || url.origin === new URL(base).origin;
+  const internal = isRelativeLink(href) || GOOGLE_SEARCH_HOST.test(url.hostname);
   if (!internal) return url.href;
   if (!REDIRECT_PATH.test(url.pathname)) return undefined;
   const target = resolveHttpUrl(url.searchParams.get("q") ?? url.searchParams.get("url"), base);
@@ -110,7 +111,7 @@ export function parseGoogle(html: string, baseUrl: string): Candidate[] {
     if (!url) continue;
     raw.push({ url, title: textOf(heading), ...snippetOf(anchor) });
   }
-  if (raw.length === 0 && !NO_MATCH_TEXT.test(textOf(container))) throw unrecognised(LABEL);
+  if (raw.length === 0 && !NO_MATCH_TEXT.test(textOf(doc.body))) throw unrecognised(LABEL);
   return finalizeResults(raw, "google");
 }
 
