@@ -6,13 +6,17 @@
  */
 import type { Operation } from "./types.ts";
 import { fetchOp } from "./fetch.ts";
+import { linksOp } from "./links.ts";
+import { doctorOp } from "./doctor.ts";
 import { docsOp } from "./docs.ts";
 import { cacheClearOp, cacheStatsOp } from "./cache.ts";
 
 /** All operations, in the order `--help` lists them. */
 export const OPERATIONS: readonly Operation[] = [
+  linksOp,
   fetchOp,
   docsOp,
   cacheClearOp,
   cacheStatsOp,
+  doctorOp,
 ] as unknown as readonly Operation[];
