@@ -34,17 +34,34 @@ export interface SegmentConfig {
    * whole excerpt budget. `pre` blocks are never cut. @default {600}
    */
   maxSentenceChars: number;
+  /**
+   * A `pre` block longer than this is cut at blank lines (else at line ends) into
+   * pieces of up to `maxSentenceChars`: code stays whole, but a plain-text RFC
+   * served as one 40 kB `pre` can still be ranked and quoted in parts. @default {1200}
+   */
+  maxPreChars: number;
 }
 
 /** Default segmentation. */
 export const DEFAULT_SEGMENT_CONFIG: Readonly<SegmentConfig> = Object.freeze({
   locale: "en",
   maxSentenceChars: 600,
+  maxPreChars: 1200,
 });
 
 /** Heading level assumed when a heading block carries none. */
 const DEFAULT_HEADING_LEVEL = 2;
 const WHITESPACE = /\s+/g;
+/**
+ * Reference marks ("[12]", "[a]", "[edit]", "[citation needed]"): noise outside the
+ * page, and the segmenter cuts "end.[12] Next" as "end.[" + "12] Next".
+ */
+const REFERENCE_MARK = /\[(?:\d{1,4}|[a-z]|edit|citation needed|note \d+|nb \d+)\]/gi;
+/** Opening brackets the segmenter leaves at a sentence's end; they belong to the next one. */
+const TRAILING_OPENERS = /\s*[([{“‘"]+$/;
+/** Paragraph breaks inside preformatted text, and what joins its pieces again. */
+const BLANK_LINES = /\n[ \t]*\n+/;
+export const PRE_JOIN = "\n\n";
 /** Blank lines around code; indentation of the first line is kept. */
 const PRE_EDGES = /^\n+|\s+$/g;
 /**
@@ -66,11 +83,14 @@ export function splitSentences(
 }
 
 function split(text: string, segmenter: Intl.Segmenter, cfg: SegmentConfig): string[] {
-  const clean = text.replace(WHITESPACE, " ").trim();
+  const clean = cleanText(text);
   const out: string[] = [];
   let carry = "";
+  let opener = "";
   for (const seg of segmenter.segment(clean)) {
-    const s = seg.segment.trim();
+    let s = opener + seg.segment.trim();
+    opener = TRAILING_OPENERS.exec(s)?.[0].trim() ?? "";
+    if (opener) s = s.slice(0, s.length - opener.length).trimEnd();
     if (s.length === 0) continue;
     const joined = carry ? `${carry} ${s}` : s;
     if (ABBREVIATION_END.test(joined) || INITIAL_END.test(joined)) {
@@ -82,6 +102,37 @@ function split(text: string, segmenter: Intl.Segmenter, cfg: SegmentConfig): str
   }
   if (carry) out.push(...cutLong(carry, cfg.maxSentenceChars));
   return out;
+}
+
+/**
+ * Preformatted text as one piece when it is at most `max` long, else cut at blank
+ * lines (then line ends) into pieces of at most `piece` characters.
+ */
+export function splitPre(text: string, max: number, piece: number): string[] {
+  const body = text.replace(PRE_EDGES, "");
+  if (body.trim().length === 0) return [];
+  if (body.length <= max) return [body];
+  const out: string[] = [];
+  let chunk = "";
+  const push = (part: string, sep: string) => {
+    if (chunk && chunk.length + sep.length + part.length > piece) {
+      out.push(chunk);
+      chunk = "";
+    }
+    chunk = chunk ? chunk + sep + part : part;
+  };
+  for (const para of body.split(BLANK_LINES)) {
+    if (para.trim().length === 0) continue;
+    if (para.length <= piece) push(para, PRE_JOIN);
+    else for (const line of para.split("\n")) push(line, "\n");
+  }
+  if (chunk) out.push(chunk);
+  return out;
+}
+
+/** Whitespace collapsed and reference marks removed; the text a reader wants quoted. */
+export function cleanText(text: string): string {
+  return text.replace(REFERENCE_MARK, "").replace(WHITESPACE, " ").trim();
 }
 
 /** Cuts text longer than `max` into pieces at the last space before each limit. */
@@ -127,7 +178,7 @@ export function segmentBlocks(
     if (block.type === "heading") {
       const level = block.level ?? DEFAULT_HEADING_LEVEL;
       while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
-      const text = block.text.replace(WHITESPACE, " ").trim();
+      const text = cleanText(block.text);
       if (text) stack.push({ level, text });
       path = Object.freeze(stack.map((h) => h.text));
       section++;
@@ -135,7 +186,7 @@ export function segmentBlocks(
       return;
     }
     const texts = block.type === "pre"
-      ? (block.text.trim() ? [block.text.replace(PRE_EDGES, "")] : [])
+      ? splitPre(block.text, cfg.maxPreChars, cfg.maxSentenceChars)
       : split(block.text, segmenter, cfg);
     texts.forEach((text, indexInBlock) => {
       out.push({

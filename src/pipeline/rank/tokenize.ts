@@ -18,6 +18,8 @@ export type StopwordLanguage = Exclude<
 export interface TokenizeConfig {
   /** Stop-word lists to drop, by `stopword` code. @default {["eng"]} */
   stopwordLanguages: readonly StopwordLanguage[];
+  /** More stop words, on top of the lists. @default {ENGLISH_QUESTION_WORDS} */
+  extraStopwords: readonly string[];
   /** Apply the Porter stemmer (English; other scripts pass through unchanged). @default {true} */
   stem: boolean;
   /** Fold accents (é → e) and compatibility forms (ﬁ → fi, full-width → ASCII). @default {true} */
@@ -28,9 +30,31 @@ export interface TokenizeConfig {
   locale: string;
 }
 
+/**
+ * Question and auxiliary words missing from `stopword`'s short English list. Queries
+ * are often questions ("when was … founded"): left in, "when" matches every
+ * sentence that starts "When …" and outranks the answer.
+ */
+export const ENGLISH_QUESTION_WORDS: readonly string[] = Object.freeze([
+  "when",
+  "why",
+  "whom",
+  "whose",
+  "whether",
+  "does",
+  "doing",
+  "done",
+  "its",
+  "it's",
+  "will",
+  "shall",
+  "may",
+]);
+
 /** Defaults used everywhere unless a caller needs another language set. */
 export const DEFAULT_TOKENIZE_CONFIG: Readonly<TokenizeConfig> = Object.freeze({
   stopwordLanguages: Object.freeze(["eng"] as StopwordLanguage[]),
+  extraStopwords: ENGLISH_QUESTION_WORDS,
   stem: true,
   foldDiacritics: true,
   minLength: 1,
@@ -74,7 +98,7 @@ export type Tokenizer = (text: string) => string[];
  */
 export function createTokenizer(config: Partial<TokenizeConfig> = {}, memoize = true): Tokenizer {
   const cfg: TokenizeConfig = { ...DEFAULT_TOKENIZE_CONFIG, ...config };
-  const stop = stopwordSet(cfg.stopwordLanguages);
+  const stop = stopwordSet(cfg.stopwordLanguages, cfg.extraStopwords);
   const segmenter = new Intl.Segmenter(cfg.locale, { granularity: "word" });
   // The memo lives and dies with this tokenizer; the default one below runs without it.
   const memo = memoize ? new Map<string, string | null>() : undefined;
@@ -104,13 +128,17 @@ export function createTokenizer(config: Partial<TokenizeConfig> = {}, memoize = 
 }
 
 /** The union of the configured stop-word lists, folded like the text they are matched against. */
-export function stopwordSet(languages: readonly StopwordLanguage[]): Set<string> {
+export function stopwordSet(
+  languages: readonly StopwordLanguage[],
+  extra: readonly string[] = [],
+): Set<string> {
   const set = new Set<string>();
   for (const lang of languages) {
     const list = stopwords[lang] as readonly string[] | undefined;
     if (!list) throw new RangeError(`Cannot use stop words "${lang}": no such list`);
     for (const w of list) set.add(foldText(w).replace(APOSTROPHES, "'"));
   }
+  for (const w of extra) set.add(foldText(w).replace(APOSTROPHES, "'"));
   return set;
 }
 
