@@ -113,7 +113,8 @@ export const linksOp = defineOp({
       );
       if (r.snippet) lines.push(`   ${r.snippet}`);
     }
-    if (results.length > 0) lines.push("", `_${results.length} results from ${engine}_`);
+    const n = results.length;
+    if (n > 0) lines.push("", `_${n} result${n === 1 ? "" : "s"} from ${engine}_`);
     return lines.join("\n") + "\n";
   },
 });
