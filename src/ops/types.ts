@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { Config } from "../config.ts";
+import type { ExtractFn } from "../pipeline/extract_pool.ts";
 import type { Envelope } from "../render/envelope.ts";
 import type { Stores } from "../store/stores.ts";
 
@@ -26,6 +27,8 @@ export interface OpContext {
   progress: (line: string) => void;
   /** Aborts the whole operation (client gone, Ctrl-C). */
   signal?: AbortSignal;
+  /** Extracts pages off the event loop (servers pass a worker pool); inline when absent. */
+  extract?: ExtractFn;
 }
 
 /** MCP tool behaviour hints. */

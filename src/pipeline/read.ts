@@ -5,6 +5,7 @@
  */
 import type { ResolveDns } from "../ops/types.ts";
 import { extract } from "./extract.ts";
+import type { ExtractFn } from "./extract_pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
 import type { ExtractResult, FetchResult, PageStatus } from "./types.ts";
 
@@ -23,10 +24,15 @@ export interface ReadDeps {
   fetch: typeof globalThis.fetch;
   resolveDns: ResolveDns;
   now: () => number;
+  /** Extraction off the event loop (a server's worker pool); inline when absent. */
+  extract?: ExtractFn;
 }
 
-/** Extracts one fetched page; a page that did not fetch passes through. */
-export function extractFetched(result: FetchResult): PageRead {
+/**
+ * Extracts one fetched page (or takes the extraction done elsewhere); a page
+ * that did not fetch passes through.
+ */
+export function extractFetched(result: FetchResult, done?: ExtractResult): PageRead {
   if (result.status !== "ok" || result.body === undefined) {
     return {
       fetch: result,
@@ -34,7 +40,7 @@ export function extractFetched(result: FetchResult): PageRead {
       ...(result.reason === undefined ? {} : { reason: result.reason }),
     };
   }
-  const extracted = extract(
+  const extracted = done ?? extract(
     result.body,
     result.finalUrl,
     result.contentType === undefined ? {} : { contentType: result.contentType },
@@ -54,5 +60,16 @@ export async function readPages(
   deps: ReadDeps,
 ): Promise<PageRead[]> {
   const results = await fetchAll(urls, options, deps);
-  return results.map(extractFetched);
+  const offload = deps.extract;
+  if (!offload) return results.map((r) => extractFetched(r));
+  return await Promise.all(
+    results.map(async (r) =>
+      r.status === "ok" && r.body !== undefined
+        ? extractFetched(
+          r,
+          await offload(r.body, r.finalUrl, r.contentType ? { contentType: r.contentType } : {}),
+        )
+        : extractFetched(r)
+    ),
+  );
 }
