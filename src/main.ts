@@ -6,6 +6,8 @@ import { configFromEnv, readEnv } from "./config.ts";
 import { exitCodeFor, toQuarryError } from "./errors.ts";
 import { type CliIo, runCli } from "./front/cli.ts";
 import { realContext } from "./front/context.ts";
+import { mcpCommand } from "./front/mcp_command.ts";
+import { serveCommand } from "./front/serve_command.ts";
 import { OPERATIONS } from "./ops/registry.ts";
 
 const encoder = new TextEncoder();
@@ -35,7 +37,11 @@ export async function main(args: string[]): Promise<number> {
     stderr,
     context: () => realContext(config, progress),
   };
-  return await runCli(args, OPERATIONS, io);
+  const extras = [
+    serveCommand({ ops: OPERATIONS, config, context: io.context, stderr }),
+    mcpCommand({ ops: OPERATIONS, context: io.context }),
+  ];
+  return await runCli(args, OPERATIONS, io, extras);
 }
 
 if (import.meta.main) {

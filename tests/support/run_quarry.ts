@@ -30,16 +30,28 @@ export function tempHome(): Promise<string> {
   return Deno.makeTempDir({ prefix: "quarry-test-" });
 }
 
+/** How to spawn `deno task quarry <args>`: the program, arguments, directory and (whole) env. */
+export interface QuarryCommand {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
 /**
- * Runs `deno task quarry <args>` with private-network fetching allowed (the
- * fixture web is on loopback) and a fast engine rate limit.
+ * The command line and environment of `deno task quarry <args>` for a data
+ * directory, for tests that spawn it themselves (e.g. an MCP client's stdio
+ * transport). The environment is complete: start the process with a clear one.
  */
-export async function runQuarry(args: string[], options: RunOptions = {}): Promise<QuarryRun> {
-  const home = options.home ?? await tempHome();
-  const command = new Deno.Command(Deno.execPath(), {
+export function quarryCommand(
+  args: string[],
+  home: string,
+  env: Record<string, string> = {},
+): QuarryCommand {
+  return {
+    command: Deno.execPath(),
     args: ["task", "--quiet", "quarry", ...args],
     cwd: ROOT,
-    clearEnv: true,
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: Deno.env.get("HOME") ?? "/tmp",
@@ -48,8 +60,20 @@ export async function runQuarry(args: string[], options: RunOptions = {}): Promi
       QUARRY_HOME: home,
       QUARRY_ALLOW_PRIVATE_NETWORK: "1",
       QUARRY_RATE_LIMIT: "0",
-      ...options.env,
+      ...env,
     },
+  };
+}
+
+/**
+ * Runs `deno task quarry <args>` with private-network fetching allowed (the
+ * fixture web is on loopback) and a fast engine rate limit.
+ */
+export async function runQuarry(args: string[], options: RunOptions = {}): Promise<QuarryRun> {
+  const home = options.home ?? await tempHome();
+  const command = new Deno.Command(Deno.execPath(), {
+    ...quarryCommand(args, home, options.env),
+    clearEnv: true,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

@@ -1,0 +1,89 @@
+/**
+ * `quarry mcp` end to end, driven as an agent host drives it: the SDK's
+ * Client over stdio, spawning the real program with its scoped permissions.
+ * @module
+ */
+import assert from "node:assert/strict";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { OPERATIONS } from "../../src/ops/registry.ts";
+import { startFixtureWeb } from "../support/fixture_web.ts";
+import { quarryCommand, tempHome } from "../support/run_quarry.ts";
+
+const PAGE = "/pages/faces/dry-stone-walls.html";
+
+type Result = {
+  isError?: boolean;
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+};
+
+Deno.test("quarry mcp on stdio: tools, a page read, a tool error, bad arguments", async (t) => {
+  const web = await startFixtureWeb();
+  const spec = quarryCommand(["mcp"], await tempHome());
+  const transport = new StdioClientTransport({
+    command: spec.command,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: spec.env,
+    stderr: "pipe",
+  });
+  const problems: unknown[] = [];
+  const client = new Client({ name: "e2e", version: "0" });
+  client.onerror = (error) => problems.push(error);
+  try {
+    await client.connect(transport);
+
+    await t.step("lists one tool per op with an mcp entry, with schemas", async () => {
+      const { tools } = await client.listTools();
+      assert.deepEqual(
+        tools.map((tool) => tool.name).sort(),
+        OPERATIONS.flatMap((op) => (op.mcp ? [op.mcp.tool] : [])).sort(),
+      );
+      const fetchPage = tools.find((tool) => tool.name === "fetch_page")!;
+      assert.deepEqual(fetchPage.inputSchema.required, ["urls"]);
+      assert.equal(fetchPage.outputSchema?.type, "object");
+      assert.equal(fetchPage.annotations?.readOnlyHint, true);
+    });
+
+    await t.step("fetch_page returns the page as text and the envelope", async () => {
+      const result = await client.callTool({
+        name: "fetch_page",
+        arguments: { urls: [`${web.origin}${PAGE}`] },
+      }) as Result;
+      assert.equal(result.isError, undefined);
+      assert.match(result.content[0]!.text!, /one over two, two over one/);
+      const envelope = result.structuredContent!;
+      assert.equal(envelope.success, true);
+      assert.equal((envelope.results as { byline: string }[])[0]!.byline, "Ada Whitlock");
+    });
+
+    await t.step("a bad URL is a tool error with its code and a hint", async () => {
+      const result = await client.callTool({
+        name: "fetch_page",
+        arguments: { urls: ["ftp://example.com/file"] },
+      }) as Result;
+      assert.equal(result.isError, true);
+      assert.match(result.content[0]!.text!, /^error \[BAD_INPUT\]/);
+      assert.match(result.content[0]!.text!, /hint: /);
+      assert.equal((result.structuredContent!.error as { code: string }).code, "BAD_INPUT");
+    });
+
+    await t.step("arguments that break the schema are refused before the op runs", async () => {
+      const result = await client.callTool({
+        name: "fetch_page",
+        arguments: { urls: "not a list" },
+      }) as Result;
+      assert.equal(result.isError, true);
+      assert.match(result.content[0]!.text!, /Input validation error/);
+      assert.equal(result.structuredContent, undefined);
+    });
+
+    assert.deepEqual(problems, [], "stdout carried only protocol messages");
+  } finally {
+    await client.close();
+    await web.close();
+  }
+});
