@@ -6,6 +6,7 @@
  */
 import type { Operation } from "./types.ts";
 import { fetchOp } from "./fetch.ts";
+import { searchOp } from "./search.ts";
 import { linksOp } from "./links.ts";
 import { doctorOp } from "./doctor.ts";
 import { docsOp } from "./docs.ts";
@@ -13,6 +14,7 @@ import { cacheClearOp, cacheStatsOp } from "./cache.ts";
 
 /** All operations, in the order `--help` lists them. */
 export const OPERATIONS: readonly Operation[] = [
+  searchOp,
   linksOp,
   fetchOp,
   docsOp,

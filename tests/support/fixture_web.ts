@@ -7,6 +7,7 @@
 import { apiRoutes } from "./web/apis.ts";
 import { engineRoutes } from "./web/engines.ts";
 import { pageRoutes } from "./web/pages.ts";
+import { researchRoutes } from "./web/research.ts";
 
 /**
  * A route answers a request or returns `undefined` to pass it on. It gets the
@@ -39,6 +40,7 @@ export const DEFAULT_ROUTES: Route[] = [
   ...pageRoutes,
   ...apiRoutes,
   ...engineRoutes,
+  ...researchRoutes,
 ];
 
 /** Starts a fixture web on 127.0.0.1 with an ephemeral port. */

@@ -1,0 +1,224 @@
+/**
+ * `quarry search <query>`: the main job — search, read the best pages at
+ * once, and return the excerpts that answer the question within a budget.
+ * @module
+ */
+import { z } from "zod";
+import { parseDuration } from "../config.ts";
+import { EngineChainError, searchEngines, TIME_RANGES } from "../pipeline/engines/mod.ts";
+import { parseQuery } from "../pipeline/query.ts";
+import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
+import { pageRelevance } from "../pipeline/rank/relevance.ts";
+import { readPages } from "../pipeline/read.ts";
+import {
+  type Budget,
+  research,
+  type ResearchDeps,
+  type ResearchOutcome,
+  type ResearchResult,
+} from "../pipeline/research.ts";
+import { DEFAULT_CANDIDATE_CONFIG } from "../pipeline/candidates.ts";
+import { countTokens } from "../pipeline/tokens.ts";
+import { QuarryError } from "../errors.ts";
+import { type Envelope, failure, type Metadata } from "../render/envelope.ts";
+import { renderPages } from "../render/markdown.ts";
+import { kvSessions } from "../store/sessions.ts";
+import { withCache } from "../store/with_cache.ts";
+import {
+  budgetField,
+  diagnosticsField,
+  durationField,
+  maxTokensField,
+  timeoutField,
+} from "./schemas.ts";
+import { defineOp, type OpContext } from "./types.ts";
+
+/** Most pages one search returns. */
+export const MAX_COUNT = 20;
+
+const input = z.object({
+  query: z.string().trim().min(1).max(2000).describe(
+    'The question or search terms; operators: site:, -site:, "phrase", -term, filetype:, OR',
+  ),
+  count: z.number().int().min(1).max(MAX_COUNT).default(5).describe("Pages to return"),
+  engine: z.string().optional().describe(
+    "Engines to ask, in order, comma-separated (default: QUARRY_ENGINES or the keyless chain)",
+  ),
+  region: z.string().max(20).optional().describe("Region such as us-en or de-de"),
+  time: z.enum(TIME_RANGES).optional().describe(
+    "Only results from the last day, week, month or year",
+  ),
+  session: z.string().min(1).max(200).optional().describe(
+    "Session key: pages already returned in this session for the same question are skipped",
+  ),
+  budget: budgetField,
+  totalBudget: z.number().int().positive().max(400_000).default(12000).describe(
+    "Characters of excerpts for the whole answer",
+  ),
+  maxTokens: maxTokensField,
+  timeout: timeoutField,
+  ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)").optional(),
+  force: z.boolean().default(false).describe("Bypass the cache and refresh it"),
+  diagnostics: diagnosticsField,
+});
+
+type SearchInput = z.infer<typeof input>;
+
+function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number): ResearchDeps {
+  const sessions = args.session ? kvSessions(kv, { now: ctx.now }) : undefined;
+  return {
+    async search(query) {
+      const answer = await searchEngines(parseQuery(query), {
+        count: Math.min(MAX_COUNT * 2, args.count * 3),
+        ...(args.region ? { region: args.region } : {}),
+        ...(args.time ? { time: args.time } : {}),
+        ...(args.engine ? { engines: args.engine.split(",") } : {}),
+      }, { ...ctx, kv, progress: ctx.progress });
+      return { candidates: answer.candidates, engine: answer.engine, attempts: answer.attempts };
+    },
+    read: (urls) =>
+      readPages(urls, {
+        timeoutMs,
+        deadlineMs: timeoutMs + 2000,
+        userAgent: ctx.config.userAgent,
+        allowPrivateNetwork: ctx.config.allowPrivateNetwork,
+        signal: ctx.signal,
+        onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
+      }, ctx),
+    excerpts: (article, query, budget) =>
+      rankExcerpts(article.blocks, query, {
+        mode: "search",
+        budgetChars: budget.chars ?? Number.MAX_SAFE_INTEGER,
+        ...(budget.tokens === undefined
+          ? {}
+          : { tokenBudget: { max: budget.tokens, count: countTokens } }),
+      }),
+    relevance: (candidate, article, best) =>
+      pageRelevance({
+        query: args.query,
+        url: candidate.url,
+        title: article.title,
+        engineTitle: candidate.title,
+        bestExcerptScore: best,
+        engineRank: candidate.rank,
+      }),
+    countTokens,
+    ...(sessions && args.session
+      ? {
+        seen: (urls: string[]) => sessions.seen(args.session!, args.query, urls),
+        markSeen: (urls: string[]) => sessions.mark(args.session!, args.query, urls),
+      }
+      : {}),
+    now: ctx.now,
+  };
+}
+
+function metadata(
+  outcome: ResearchOutcome,
+  args: SearchInput,
+  started: number,
+  now: number,
+): Metadata {
+  const returned = outcome.results.filter((r) => r.status === "ok").length;
+  return {
+    engine: outcome.engine,
+    attempts: outcome.attempts,
+    total_available: outcome.totalAvailable,
+    returned,
+    failed: outcome.results.length - returned,
+    tokens_used: outcome.tokensUsed,
+    chars_used: outcome.charsUsed,
+    ...(args.maxTokens === undefined ? {} : { max_tokens: args.maxTokens }),
+    elapsed_ms: now - started,
+    ...(args.diagnostics ? { dropped: outcome.dropped } : {}),
+  };
+}
+
+async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<ResearchResult>> {
+  const started = ctx.now();
+  const timeoutMs = args.timeout ? parseDuration(args.timeout, "--timeout") : ctx.config.timeoutMs;
+  const budget: Budget = {
+    perPage: args.budget,
+    total: args.totalBudget,
+    ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),
+  };
+  const kv = await ctx.stores.kv();
+  let outcome: ResearchOutcome;
+  try {
+    outcome = await research(args.query, {
+      count: args.count,
+      budget,
+      candidates: {
+        ...DEFAULT_CANDIDATE_CONFIG,
+        blockedDomains: [...DEFAULT_CANDIDATE_CONFIG.blockedDomains, ...ctx.config.blockedDomains],
+      },
+    }, deps(ctx, args, kv, timeoutMs));
+  } catch (error) {
+    const meta = error instanceof EngineChainError
+      ? { attempts: error.attempts, elapsed_ms: ctx.now() - started }
+      : { elapsed_ms: ctx.now() - started };
+    return failure("search", error, { query: args.query, metadata: meta });
+  }
+  const meta = metadata(outcome, args, started, ctx.now());
+  if (meta.returned === 0) {
+    const why = outcome.results.length > 0
+      ? `none of the ${outcome.results.length} pages read could be used`
+      : `the engines found ${outcome.totalAvailable} results and none passed the filters`;
+    return failure(
+      "search",
+      new QuarryError("NOT_FOUND", `No page answered "${args.query}": ${why}`, {
+        suggestions: [
+          "Rephrase the question with fewer or other words",
+          "Run again with --diagnostics to see why each candidate was dropped",
+        ],
+      }),
+      {
+        query: args.query,
+        results: outcome.results,
+        metadata: { ...meta, dropped: outcome.dropped },
+      },
+    );
+  }
+  return {
+    success: true,
+    command: "search",
+    query: args.query,
+    results: outcome.results,
+    metadata: meta,
+  };
+}
+
+/** The `search` operation. */
+export const searchOp = defineOp({
+  name: "search",
+  command: ["search"],
+  summary: "Search the web and return the excerpts of the best pages that answer the question",
+  description:
+    "Research a question on the web: searches (DuckDuckGo and other engines, with failover), " +
+    "reads the best pages at once, and returns for each page the excerpts that answer the " +
+    "question, ranked, within a character or token budget (max_tokens). Use it for questions " +
+    "that need current or sourced information. Results carry url, title, relevance and " +
+    "excerpts; failed pages carry a status and reason. Answers are cached (24 h by default); " +
+    "pass a session key to avoid receiving the same page twice.",
+  input,
+  positionals: [{ field: "query" }],
+  short: { count: "n", force: "f" },
+  http: { method: "GET", path: "/search" },
+  mcp: {
+    tool: "web_search",
+    title: "Research a question on the web",
+    annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false },
+  },
+  async run(ctx, args) {
+    const ttlMs = args.ttl ? parseDuration(args.ttl, "--ttl") : ctx.config.cacheTtlMs;
+    // A session changes the answer with every call, so it is never served from the cache.
+    return await withCache(ctx, "search", args, {
+      ttlMs,
+      force: args.force,
+      noCache: args.session !== undefined,
+    }, () => compute(ctx, args));
+  },
+  render(envelope) {
+    return renderPages((envelope.results ?? []) as ResearchResult[]);
+  },
+});
