@@ -23,6 +23,7 @@ import { VERSION } from "../config.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
 import { type Envelope, failure } from "../render/envelope.ts";
 import { envelopeSchema } from "./envelope_schema.ts";
+import { registerDocuments } from "./mcp_resources.ts";
 
 /** What the SDK passes a tool call: its abort signal, progress token and notifier. */
 export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -89,5 +90,6 @@ export function createMcpServer(ops: readonly Operation[], context: OpContext): 
       annotations: { title: op.mcp.title, ...op.mcp.annotations },
     }, (input: unknown, extra: CallExtra) => callTool(op, context, input, extra));
   }
+  registerDocuments(server, context);
   return server;
 }
