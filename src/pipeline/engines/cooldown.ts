@@ -62,12 +62,35 @@ export interface TurnDeps {
 
 /** Attempts at reserving a slot before giving up on coordination and going ahead. */
 const MAX_RESERVE_TRIES = 8;
+/** Two processes writing one SQLite file at once: the loser sees "database is locked". */
+const LOCKED = /database is locked|database is busy/i;
+const LOCK_RETRIES = 8;
+const LOCK_BACKOFF_MS = 5;
+
+/**
+ * Runs a KV write again while another handle (another process) holds the
+ * file's lock, backing off a little more each time.
+ */
+export async function retryLocked<T>(
+  write: () => Promise<T>,
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<T> {
+  for (let i = 0;; i++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (i >= LOCK_RETRIES || !(error instanceof Error && LOCKED.test(error.message))) throw error;
+      await sleep(LOCK_BACKOFF_MS * (i + 1), signal);
+    }
+  }
+}
 
 /**
  * Waits until at least `intervalMs` have passed since the last request to
  * this engine, from any process. The slot is reserved with an atomic
  * check-and-set, so two processes asking at once are spaced out too.
- * Returns the milliseconds waited.
+ * Returns the milliseconds waited for politeness.
  */
 export async function awaitTurn(
   engine: string,
@@ -76,17 +99,21 @@ export async function awaitTurn(
 ): Promise<number> {
   if (intervalMs <= 0) return 0;
   const key = rateLimitKey(engine);
-  let slot = deps.now();
-  for (let i = 0; i < MAX_RESERVE_TRIES; i++) {
+  const reserve = async (): Promise<number | undefined> => {
     const entry = await deps.kv.get<{ at: number }>(key);
     const now = deps.now();
-    slot = Math.max(now, (entry.value?.at ?? -Infinity) + intervalMs);
+    const slot = Math.max(now, (entry.value?.at ?? -Infinity) + intervalMs);
     const result = await deps.kv.atomic().check(entry).set(key, { at: slot }, {
       expireIn: slot - now + intervalMs,
     }).commit();
-    if (result.ok) break;
+    return result.ok ? slot : undefined;
+  };
+  let slot: number | undefined;
+  for (let i = 0; slot === undefined && i < MAX_RESERVE_TRIES; i++) {
+    slot = await retryLocked(reserve, deps.sleep, deps.signal);
   }
-  const wait = slot - deps.now();
+  // Still contended after every try: the delay is a courtesy, not worth failing a search.
+  const wait = (slot ?? deps.now()) - deps.now();
   if (wait > 0) await deps.sleep(wait, deps.signal);
   return Math.max(0, wait);
 }

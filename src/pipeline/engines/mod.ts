@@ -10,7 +10,7 @@ import { matchesQuery, type ParsedQuery } from "../query.ts";
 import type { Candidate } from "../types.ts";
 import { bing } from "./bing.ts";
 import { brave } from "./brave.ts";
-import { awaitTurn, readCooldown, writeCooldown } from "./cooldown.ts";
+import { awaitTurn, readCooldown, retryLocked, writeCooldown } from "./cooldown.ts";
 import { duckduckgo } from "./duckduckgo.ts";
 import { duckduckgoLite } from "./duckduckgo_lite.ts";
 import { exa } from "./exa.ts";
@@ -178,7 +178,17 @@ export async function searchEngines(
         const now = deps.now();
         const span = qe.retryAfter ? qe.retryAfter * 1000 : deps.config.cooldownMs;
         const until = now + span;
-        await writeCooldown(deps.kv, name, { until, code: qe.code, message: qe.message }, now);
+        const cooldown = { until, code: qe.code, message: qe.message };
+        try {
+          await retryLocked(
+            () => writeCooldown(deps.kv, name, cooldown, now),
+            deps.sleep,
+            deps.signal,
+          );
+        } catch {
+          // The block is still reported; only later calls lose the chance to skip it.
+          deps.progress?.(`${name}: could not record the cool-down`);
+        }
         attempt.until = new Date(until).toISOString();
       }
       attempts.push(attempt);
