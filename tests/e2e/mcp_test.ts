@@ -13,6 +13,7 @@ import { startFixtureWeb } from "../support/fixture_web.ts";
 import { quarryCommand, tempHome } from "../support/run_quarry.ts";
 
 const PAGE = "/pages/faces/dry-stone-walls.html";
+const QUERY = "why does HTTP/3 avoid head-of-line blocking";
 
 type Result = {
   isError?: boolean;
@@ -22,7 +23,12 @@ type Result = {
 
 Deno.test("quarry mcp on stdio: tools, a page read, a tool error, bad arguments", async (t) => {
   const web = await startFixtureWeb();
-  const spec = quarryCommand(["mcp"], await tempHome());
+  const spec = quarryCommand(["mcp"], await tempHome(), {
+    QUARRY_DDG_URL: `${web.origin}/research`,
+    QUARRY_ENGINES: "duckduckgo",
+    QUARRY_CONTEXT7_URL: `${web.origin}/context7`,
+    CONTEXT7_API_KEY: "ctx7sk-e2e",
+  });
   const transport = new StdioClientTransport({
     command: spec.command,
     args: spec.args,
@@ -79,6 +85,21 @@ Deno.test("quarry mcp on stdio: tools, a page read, a tool error, bad arguments"
       assert.equal(result.isError, true);
       assert.match(result.content[0]!.text!, /Input validation error/);
       assert.equal(result.structuredContent, undefined);
+    });
+
+    await t.step("web_search, search_results, library_docs and clear_cache answer", async () => {
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: args }) as Result;
+        assert.equal(result.isError, undefined, `${name}: ${result.content[0]?.text}`);
+        assert.equal(result.structuredContent!.success, true, name);
+        return result;
+      };
+      const search = await call("web_search", { query: QUERY, count: 3, timeout: "1s" });
+      assert.match(JSON.stringify(search.structuredContent), /lost packet/);
+      const links = await call("search_results", { query: QUERY });
+      assert.ok((links.structuredContent!.results as unknown[]).length > 0);
+      await call("library_docs", { library: "react", query: "useState hook", maxTokens: 300 });
+      await call("clear_cache", {});
     });
 
     assert.deepEqual(problems, [], "stdout carried only protocol messages");
