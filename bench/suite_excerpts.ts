@@ -35,14 +35,23 @@ function pct(n: number, of: number): string {
   return `${n}/${of} (${of === 0 ? 0 : Math.round((100 * n) / of)}%)`;
 }
 
-async function loadBlocks(ctx: BenchContext, e: QaEntry): Promise<Block[] | undefined> {
+/** A page as the pipeline sees it after extraction. */
+interface Page {
+  blocks: Block[];
+  title: string;
+}
+
+async function loadPage(ctx: BenchContext, e: QaEntry): Promise<Page | undefined> {
+  let article;
   if (e.source === "fixture") {
     const html = await Deno.readTextFile(`${ctx.root}/fixtures/rank/${e.page}`);
-    return extract(html, `http://fixture.test/${e.page}`).article.blocks;
+    article = extract(html, `http://fixture.test/${e.page}`).article;
+  } else {
+    if (!ctx.corpora) return undefined;
+    const dir = `${ctx.corpora}/extraction/readability-pages/${e.page}`;
+    article = extract(await Deno.readTextFile(`${dir}/expected.html`), READABILITY_URL).article;
   }
-  if (!ctx.corpora) return undefined;
-  const dir = `${ctx.corpora}/extraction/readability-pages/${e.page}`;
-  return extract(await Deno.readTextFile(`${dir}/expected.html`), READABILITY_URL).article.blocks;
+  return { blocks: article.blocks, title: article.title };
 }
 
 /** Hit counts of one configuration over a set of questions. */
@@ -57,25 +66,25 @@ export async function run(ctx: BenchContext): Promise<BenchSection> {
   const qa = JSON.parse(await Deno.readTextFile(`${ctx.root}/bench/data/excerpts_qa.json`)) as {
     questions: QaEntry[];
   };
-  const cache = new Map<string, Block[] | undefined>();
-  const usable: { e: QaEntry; blocks: Block[]; text: string }[] = [];
+  const cache = new Map<string, Page | undefined>();
+  const usable: { e: QaEntry; page: Page; text: string }[] = [];
   let missing = 0;
   let skipped = 0;
   for (const e of qa.questions) {
     const key = `${e.source}:${e.page}`;
-    if (!cache.has(key)) cache.set(key, await loadBlocks(ctx, e));
-    const blocks = cache.get(key);
-    if (!blocks) {
+    if (!cache.has(key)) cache.set(key, await loadPage(ctx, e));
+    const page = cache.get(key);
+    if (!page) {
       skipped++;
       continue;
     }
-    const text = blocks.map((b) => b.text).join("\n");
+    const text = page.blocks.map((b) => b.text).join("\n");
     if (!norm(text).includes(norm(e.answer))) {
       console.error(`excerpts: answer not on page ${key}: ${e.answer}`);
       missing++;
       continue;
     }
-    usable.push({ e, blocks, text });
+    usable.push({ e, page, text });
   }
   if (usable.length === 0) return { title, rows: [], skipped: "no usable questions" };
 
@@ -95,7 +104,11 @@ export async function run(ctx: BenchContext): Promise<BenchSection> {
         const t: Tally = { hits: 0, chars: 0, overBudget: 0 };
         for (const u of s.items) {
           const t0 = performance.now();
-          const ex = rankExcerpts(u.blocks, u.e.question, { mode, budgetChars: budget });
+          const ex = rankExcerpts(u.page.blocks, u.e.question, {
+            mode,
+            budgetChars: budget,
+            title: u.page.title,
+          });
           rankMs += performance.now() - t0;
           rankCalls++;
           const used = ex.reduce((n, x) => n + x.text.length, 0);
@@ -113,6 +126,17 @@ export async function run(ctx: BenchContext): Promise<BenchSection> {
         });
       }
     }
+  }
+  // What passing the page title buys: it is the context of every sentence.
+  for (const budget of BUDGETS) {
+    const hits = usable.filter((u) => {
+      const ex = rankExcerpts(u.page.blocks, u.e.question, { budgetChars: budget });
+      return norm(ex.map((x) => x.text).join("\n")).includes(norm(u.e.answer));
+    }).length;
+    rows.push({
+      metric: `all @${budget} chars, search mode, no title`,
+      value: pct(hits, usable.length),
+    });
   }
   rows.push({
     metric: "questions",

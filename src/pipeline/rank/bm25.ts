@@ -127,6 +127,9 @@ export function scoreBm25(index: Bm25Index, query: readonly string[]): Float64Ar
   return scores;
 }
 
+/** Up to this many results, top-k is kept by insertion instead of sorting all matches. */
+const TOP_K_INSERTION_MAX = 100;
+
 /** Options of {@linkcode searchBm25}. */
 export interface SearchBm25Options {
   /** Keep at most this many hits. @default {Infinity} */
@@ -152,13 +155,28 @@ export function searchBm25(
   options: SearchBm25Options = {},
 ): Bm25Hit[] {
   const scores = scoreBm25(index, query);
-  const hits: Bm25Hit[] = [];
-  for (let d = 0; d < scores.length; d++) {
-    const s = scores[d]!;
-    if (s > 0) hits.push({ doc: d, score: s });
-  }
   const tie = options.tieBreak ?? ((a: number, b: number) => a - b);
-  hits.sort((x, y) => y.score - x.score || tie(x.doc, y.doc));
+  const before = (x: Bm25Hit, y: Bm25Hit) => y.score - x.score || tie(x.doc, y.doc);
   const limit = options.limit ?? Infinity;
-  return hits.length > limit ? hits.slice(0, limit) : hits;
+  if (limit <= 0) return [];
+  const hits: Bm25Hit[] = [];
+  if (limit > TOP_K_INSERTION_MAX) {
+    for (let d = 0; d < scores.length; d++) {
+      if (scores[d]! > 0) hits.push({ doc: d, score: scores[d]! });
+    }
+    hits.sort(before);
+    return hits.length > limit ? hits.slice(0, limit) : hits;
+  }
+  // A short page of results: keep a sorted list and insert into it. Most documents
+  // lose to the last kept hit at once, which beats sorting every match.
+  for (let d = 0; d < scores.length; d++) {
+    if (!(scores[d]! > 0)) continue;
+    const hit = { doc: d, score: scores[d]! };
+    if (hits.length === limit && before(hit, hits[limit - 1]!) >= 0) continue;
+    let i = hits.length;
+    while (i > 0 && before(hit, hits[i - 1]!) < 0) i--;
+    hits.splice(i, 0, hit);
+    if (hits.length > limit) hits.pop();
+  }
+  return hits;
 }

@@ -70,3 +70,21 @@ Deno.test("scoreBm25() counts a repeated query term more", () => {
   assert.ok(twice[3]! > once[3]!);
   assert.equal(twice[2], once[2]);
 });
+
+Deno.test("searchBm25() with a small limit returns the same top hits as a full sort", () => {
+  const docs = Array.from({ length: 300 }, (_, i) => {
+    const d = ["x"];
+    for (let j = 0; j < (i * 7) % 13; j++) d.push(j % 2 ? "y" : "pad");
+    return d;
+  });
+  const index = buildBm25Index(docs);
+  const full = searchBm25(index, ["x", "y"]);
+  for (const limit of [0, 1, 5, 11, 100, 250]) {
+    assert.deepEqual(searchBm25(index, ["x", "y"], { limit }), full.slice(0, limit));
+  }
+  const tie = (a: number, b: number) => b - a;
+  assert.deepEqual(
+    searchBm25(index, ["x"], { limit: 7, tieBreak: tie }),
+    searchBm25(index, ["x"], { tieBreak: tie }).slice(0, 7),
+  );
+});
