@@ -49,11 +49,14 @@ const PREFIX_TRAILER = /\s*[-—–]\s*$/;
 const REDIRECT_PATH = /^\/url$/;
 
 /** Why a Google page is a block, or undefined. */
-function blockReason(doc: Document): string | undefined {
-  if (doc.querySelector(CAPTCHA_SELECTORS) || UNUSUAL_TRAFFIC.test(textOf(doc.body))) {
-    return "CAPTCHA (unusual traffic)";
-  }
+function blockReason(doc: Document, container: Element | null): string | undefined {
+  if (doc.querySelector(CAPTCHA_SELECTORS)) return "CAPTCHA (unusual traffic)";
   if (doc.querySelector(ENABLE_JS_SELECTORS)) return "page requires JavaScript";
+  // Reading the whole page's text is slow on a big result page: only without results markup.
+  if (container) return undefined;
+  const text = textOf(doc.body);
+  if (UNUSUAL_TRAFFIC.test(text)) return "CAPTCHA (unusual traffic)";
+  if (ENABLE_JS_TEXT.test(text)) return "page requires JavaScript";
   return undefined;
 }
 
@@ -96,13 +99,10 @@ function snippetOf(anchor: Element): { snippet: string; published?: string } {
  */
 export function parseGoogle(html: string, baseUrl: string): Candidate[] {
   const doc = parseDocument(html);
-  const block = blockReason(doc);
-  if (block) throw captcha(LABEL, block);
   const container = doc.querySelector("#search") ?? doc.querySelector("#main");
-  if (!container) {
-    if (ENABLE_JS_TEXT.test(textOf(doc.body))) throw captcha(LABEL, "page requires JavaScript");
-    throw unrecognised(LABEL);
-  }
+  const block = blockReason(doc, container);
+  if (block) throw captcha(LABEL, block);
+  if (!container) throw unrecognised(LABEL);
   const raw: RawResult[] = [];
   for (const heading of container.querySelectorAll("a h3")) {
     const anchor = heading.closest("a");
