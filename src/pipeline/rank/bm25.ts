@@ -109,15 +109,20 @@ function queryTermCounts(query: readonly string[]): Map<string, number> {
 
 /**
  * Scores every document against the query; documents without a query term score 0.
- * Returns one score per document, in index order.
+ * Returns one score per document, in index order. `termWeights` scales terms
+ * (default 1), e.g. to count words the page's title already gives for less.
  */
-export function scoreBm25(index: Bm25Index, query: readonly string[]): Float64Array {
+export function scoreBm25(
+  index: Bm25Index,
+  query: readonly string[],
+  termWeights?: ReadonlyMap<string, number>,
+): Float64Array {
   const scores = new Float64Array(index.docCount);
   const k1 = index.config.k1;
   for (const [term, qtf] of queryTermCounts(query)) {
     const p = index.postings.get(term);
     if (!p) continue;
-    const w = p.idf * qtf * (k1 + 1);
+    const w = p.idf * qtf * (termWeights?.get(term) ?? 1) * (k1 + 1);
     for (let i = 0; i < p.docs.length; i++) {
       const d = p.docs[i]!;
       const tf = p.tfs[i]!;

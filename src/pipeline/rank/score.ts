@@ -28,6 +28,9 @@ import {
 import type { Sentence } from "./segment.ts";
 import type { Tokenizer } from "./tokenize.ts";
 
+/** BM25 weight of a query term that is also in the page title. */
+const TITLE_TERM_WEIGHT = 0.3;
+
 /** A sentence with its tokens, signals and combined score. */
 export interface ScoredSentence extends Sentence {
   tokens: string[];
@@ -66,14 +69,20 @@ export function scoreSentences(
   const queryTerms = new Set(queryTokens);
   const tokens = sentences.map((s) => tok(s.text));
   const index = buildBm25Index(tokens, options.bm25 ?? DEFAULT_BM25_CONFIG);
-  const bm25 = scoreBm25(index, queryTokens);
+  const titleTokens = tok(options.title ?? "");
+  // Words of the title name the page's subject: every sentence is about them, even
+  // the few that repeat them, so they must not decide which sentence answers.
+  const titleSet = new Set(titleTokens);
+  const queryWeights = new Map(
+    [...queryTerms].map((t) => [t, titleSet.has(t) ? TITLE_TERM_WEIGHT : 1]),
+  );
+  const bm25 = scoreBm25(index, queryTokens, queryWeights);
   let best = 0;
   for (const s of bm25) best = Math.max(best, s);
   // A term missing from the page gets the highest idf: the page lacks what is most specific.
   const termWeights = new Map(
     [...queryTerms].map((t) => [t, index.postings.get(t)?.idf ?? bm25Idf(index.docCount, 0)]),
   );
-  const titleTokens = tok(options.title ?? "");
   const headingTokens = new Map<readonly string[], string[]>();
   return sentences.map((s, i) => {
     let ht = headingTokens.get(s.headingPath);

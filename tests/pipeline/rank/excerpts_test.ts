@@ -199,3 +199,14 @@ Deno.test("resolveExcerptConfig() applies the mode preset under explicit options
   assert.equal(resolveExcerptConfig({ mode: "strict", maxAnchors: 2 }).maxAnchors, 2);
   assert.equal(resolveExcerptConfig({ budgetChars: undefined }).budgetChars, 3000);
 });
+
+Deno.test("rankExcerpts() discounts query words the page title already names", () => {
+  const blocks: Block[] = [
+    { type: "p", text: "Otters are wonderful animals and otters love to play with other otters." },
+    { type: "p", text: filler(6) },
+    { type: "p", text: "Their diet is mostly fish, with some crabs and frogs." },
+  ];
+  const opts = { budgetChars: 80, title: "Otters" };
+  const ex = rankExcerpts(blocks, "otter diet", opts);
+  assert.ok(ex[0]?.text.includes("diet"), JSON.stringify(ex));
+});
