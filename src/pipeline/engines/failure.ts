@@ -11,8 +11,13 @@ import type { Attempt } from "./types.ts";
 export class EngineChainError extends QuarryError {
   readonly attempts: Attempt[];
 
-  constructor(code: ErrorCode, message: string, attempts: Attempt[], suggestions: string[]) {
-    super(code, message, { suggestions });
+  constructor(
+    code: ErrorCode,
+    message: string,
+    attempts: Attempt[],
+    options: { suggestions: string[]; retryAfter?: number },
+  ) {
+    super(code, message, options);
     this.name = "EngineChainError";
     this.attempts = attempts;
   }
@@ -46,6 +51,10 @@ export function chainFailure(attempts: Attempt[], config: Config, now: number): 
   const code = mostTelling(attempts);
   const suggestions: string[] = [];
   const untils = attempts.filter((a) => a.until).map((a) => Date.parse(a.until!));
+  // A retry makes sense once the first cool-down ends.
+  const retryAfter = untils.length > 0
+    ? Math.max(1, Math.ceil((Math.min(...untils) - now) / 1000))
+    : undefined;
   if (untils.length > 0) {
     const minutes = Math.max(1, Math.ceil((Math.min(...untils) - now) / MINUTE_MS));
     suggestions.push(
@@ -65,5 +74,8 @@ export function chainFailure(attempts: Attempt[], config: Config, now: number): 
     : code === "CAPTCHA" || code === "RATE_LIMITED"
     ? `Every search engine is blocked or failed: ${attempts.map(summary).join(", ")}`
     : `No search engine answered: ${attempts.map(summary).join(", ")}`;
-  return new EngineChainError(code, message, attempts, suggestions);
+  return new EngineChainError(code, message, attempts, {
+    suggestions,
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  });
 }

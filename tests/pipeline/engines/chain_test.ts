@@ -186,6 +186,7 @@ Deno.test("searchEngines() with every engine blocked throws CAPTCHA with the att
       error.suggestions.some((s) => s.startsWith("Wait 2 minutes")),
       error.suggestions.join("; "),
     );
+    assert.equal(error.retryAfter, 120);
     // Every engine is on cool-down now: the next call fails without a request.
     const before = h.web.requests.length;
     const again = await searchEngines(parseQuery("deno kv"), { count: 3 }, h.deps()).catch((e) =>
