@@ -104,6 +104,7 @@ export function toFetchedPage(page: PageRead, options: PageView): FetchedPage {
   if (options.query !== undefined) {
     const excerpts = rankExcerpts(article.blocks, options.query, {
       mode: "strict",
+      title: article.title,
       budgetChars: options.budget ?? 3000,
       ...(options.maxTokens === undefined
         ? {}

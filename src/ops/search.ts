@@ -88,6 +88,7 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
     excerpts: (article, query, budget) =>
       rankExcerpts(article.blocks, query, {
         mode: "search",
+        title: article.title,
         budgetChars: budget.chars ?? Number.MAX_SAFE_INTEGER,
         ...(budget.tokens === undefined
           ? {}

@@ -9,6 +9,11 @@ import { decode, encode } from "gpt-tokenizer";
 const PARAGRAPH_BREAK = /\n\s*\n/;
 const SENTENCE_SEGMENTER = new Intl.Segmenter("en", { granularity: "sentence" });
 const BROKEN_TAIL = /\uFFFD+$/;
+/**
+ * Page text may contain special-token spellings such as `<|endoftext|>`
+ * (pages about language models do); count them as plain text, never throw.
+ */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /**
  * Number of tokens in a text.
@@ -19,7 +24,7 @@ const BROKEN_TAIL = /\uFFFD+$/;
  * ```
  */
 export function countTokens(text: string): number {
-  return text === "" ? 0 : encode(text).length;
+  return text === "" ? 0 : encode(text, PLAIN_TEXT).length;
 }
 
 /** A text cut to a budget. */
@@ -48,7 +53,7 @@ function longestFittingPrefix(parts: string[], separator: string, maxTokens: num
 
 /** Cuts text to at most `maxTokens` at a token boundary, dropping a broken last character. */
 function cutAtToken(text: string, maxTokens: number): string {
-  const tokens = encode(text);
+  const tokens = encode(text, PLAIN_TEXT);
   // Re-encoding a decoded prefix can merge differently; shorten until it fits.
   for (let n = maxTokens; n > 0; n--) {
     // A token may end inside a multi-byte character; decoding then leaves U+FFFD.

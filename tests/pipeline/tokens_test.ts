@@ -38,3 +38,11 @@ Deno.test("truncateToTokens() never leaves a broken character", () => {
   assert.ok(!out.text.includes("\uFFFD"));
   assert.ok(out.tokens <= 5);
 });
+
+Deno.test("countTokens() and truncateToTokens() read special-token spellings as plain text", () => {
+  const text = "Models end with <|endoftext|> as a marker.\n\nSecond paragraph.";
+  assert.ok(countTokens(text) > 5);
+  const cut = truncateToTokens(text, 12);
+  assert.ok(cut.tokens <= 12);
+  assert.equal(cut.truncated, true);
+});
