@@ -12,6 +12,7 @@ export const envelopeErrorSchema = z.object({
   code: z.enum(ERROR_CODES).describe("Error code; decides the HTTP status"),
   message: z.string().describe("What went wrong, for a person or a model"),
   suggestions: z.array(z.string()).describe("What to try next"),
+  retry_after: z.number().optional().describe("Seconds after which a retry may succeed"),
 });
 
 /**

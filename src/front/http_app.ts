@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { VERSION } from "../config.ts";
-import { HTTP_STATUS, type QuarryError, toQuarryError } from "../errors.ts";
+import { HTTP_STATUS, toQuarryError } from "../errors.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
 import { type Envelope, failure } from "../render/envelope.ts";
 import {
@@ -63,11 +63,10 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 const RETRY_STATUSES = new Set([429, 503]);
 
 /** Seconds a client should wait before retrying a failed envelope. */
-function retryAfterOf(envelope: Envelope, thrown: QuarryError | undefined, fallbackMs: number) {
-  const fromMeta = envelope.metadata?.retry_after;
-  if (thrown?.retryAfter !== undefined) return thrown.retryAfter;
-  if (typeof fromMeta === "number") return fromMeta;
-  return Math.ceil(fallbackMs / 1000);
+function retryAfterOf(envelope: Envelope, fallbackMs: number): number {
+  const given = envelope.success ? undefined : envelope.error.retry_after;
+  // Without a figure from the source, a blocked engine comes back after its cool-down.
+  return given ?? Math.ceil(fallbackMs / 1000);
 }
 
 /** The op's input from the query and a JSON body, or the response refusing them. */
@@ -111,18 +110,17 @@ async function runRoute(op: Operation, req: Request, deps: HttpDeps): Promise<Re
   const { context } = deps;
   const signal = context.signal ? AbortSignal.any([context.signal, req.signal]) : req.signal;
   let envelope: Envelope;
-  let thrown: QuarryError | undefined;
   try {
     envelope = await op.run({ ...context, signal }, parsed.data);
   } catch (error) {
-    thrown = toQuarryError(error);
+    const thrown = toQuarryError(error);
     if (thrown.code === "INTERNAL") deps.log?.(`${op.name}: ${String(thrown.cause ?? error)}`);
     envelope = failure(op.name, thrown);
   }
   if (envelope.success) return envelopeResponse(envelope, 200);
   const status = HTTP_STATUS[envelope.error.code];
   const retry = RETRY_STATUSES.has(status)
-    ? { "retry-after": String(retryAfterOf(envelope, thrown, context.config.cooldownMs)) }
+    ? { "retry-after": String(retryAfterOf(envelope, context.config.cooldownMs)) }
     : undefined;
   return envelopeResponse(envelope, status, retry);
 }

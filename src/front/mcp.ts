@@ -31,8 +31,9 @@ export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /** Text a model reads: the op's report on success, the code and hints on failure. */
 export function toolText(op: Operation, envelope: Envelope, input: unknown): string {
   if (!envelope.success) {
-    const { code, message, suggestions } = envelope.error;
+    const { code, message, suggestions, retry_after } = envelope.error;
     const hints = suggestions.map((s) => `hint: ${s}`);
+    if (retry_after !== undefined) hints.push(`retry after: ${retry_after} s`);
     const report = envelope.results && op.render ? ["", op.render(envelope, input as never)] : [];
     return [`error [${code}]: ${message}`, ...hints, ...report].join("\n");
   }

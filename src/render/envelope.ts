@@ -9,6 +9,8 @@ export interface EnvelopeError {
   code: ErrorCode;
   message: string;
   suggestions: string[];
+  /** Seconds after which a retry may succeed (rate limits, blocks); faces pass it on (Retry-After). */
+  retry_after?: number;
 }
 
 /** Metadata common to all operations; each operation adds its own fields. */
@@ -55,5 +57,10 @@ export function failure<R = unknown>(
 
 /** The public part of a QuarryError. */
 export function errorBody(error: QuarryError): EnvelopeError {
-  return { code: error.code, message: error.message, suggestions: error.suggestions };
+  return {
+    code: error.code,
+    message: error.message,
+    suggestions: error.suggestions,
+    ...(error.retryAfter === undefined ? {} : { retry_after: error.retryAfter }),
+  };
 }

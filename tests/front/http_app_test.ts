@@ -100,9 +100,10 @@ Deno.test("error codes map to HTTP statuses, returned or thrown", async () => {
 
 Deno.test("RATE_LIMITED and CAPTCHA carry Retry-After (the error's, else the cool-down)", async () => {
   const a = await app();
-  const limited = await a.call("/fail?code=RATE_LIMITED&thrown=true&retryAfter=7");
+  const limited = await a.call("/fail?code=RATE_LIMITED&retryAfter=7");
   assert.equal(limited.res.status, 429);
   assert.equal(limited.res.headers.get("retry-after"), "7");
+  assert.equal(limited.body.error.retry_after, 7);
   const captcha = await a.call("/fail?code=CAPTCHA");
   assert.equal(captcha.res.status, 503);
   assert.equal(captcha.res.headers.get("retry-after"), String(15 * 60));
