@@ -6,11 +6,17 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
+import { stemmer } from "stemmer";
 import { QuarryError } from "../errors.ts";
 import { canonicalUrl } from "../pipeline/url.ts";
 import { expandFuzzy, refreshVocabulary } from "./archive_fuzzy.ts";
-import { parseQuery } from "./archive_query.ts";
-import { DEFAULT_SEARCH_CONFIG, rankDocuments, type SearchConfig } from "./archive_search.ts";
+import { EVERY_TOKEN, parseQuery } from "./archive_query.ts";
+import {
+  DEFAULT_SEARCH_CONFIG,
+  rankDocuments,
+  type SearchConfig,
+  type TermStats,
+} from "./archive_search.ts";
 import { migrate } from "./archive_schema.ts";
 import { Sql } from "./archive_sql.ts";
 import type {
@@ -79,6 +85,8 @@ export class Archive {
   readonly path: string;
   readonly #sql: Sql;
   readonly #config: ArchiveConfig;
+  /** Document frequency per query token; cleared by every write. */
+  readonly #docFreq = new Map<string, number>();
 
   private constructor(path: string, sql: Sql, config: ArchiveConfig) {
     this.path = path;
@@ -109,6 +117,7 @@ export class Archive {
 
   /** Adds or updates documents in one transaction, in order; never duplicates one. */
   upsertDocuments(docs: DocumentInput[]): UpsertOutcome[] {
+    this.#docFreq.clear();
     return this.#sql.transaction(() => writeDocuments(this.#sql, docs, this.#config.similarity));
   }
 
@@ -166,7 +175,13 @@ export class Archive {
       refreshVocabulary(this.#sql);
       ({ query, expansions } = expandFuzzy(this.#sql, query));
     }
-    const { hits, total } = rankDocuments(this.#sql, query, options, this.#config.search);
+    const { hits, total } = rankDocuments(
+      this.#sql,
+      query,
+      options,
+      this.#config.search,
+      this.#stats,
+    );
     if (options.citations) {
       const depth = Math.max(1, options.depth ?? 1);
       for (const hit of hits) {
@@ -176,6 +191,30 @@ export class Archive {
     }
     return { hits, total, expansions };
   }
+
+  /** Term statistics for query planning, cached until the next write. */
+  readonly #stats: TermStats = {
+    docFreq: (token) => {
+      let n = this.#docFreq.get(token);
+      if (n === undefined) {
+        // The index stores Porter stems, so the vocabulary is looked up by stem.
+        n = this.#sql.get<{ doc: number }>(
+          "SELECT doc FROM document_vocab WHERE term = ?",
+          stemmer(token),
+        )?.doc ?? 0;
+        this.#docFreq.set(token, n);
+      }
+      return n;
+    },
+    documents: () => {
+      let n = this.#docFreq.get(EVERY_TOKEN);
+      if (n === undefined) {
+        n = this.#sql.get<{ n: number }>("SELECT count(*) AS n FROM documents")?.n ?? 0;
+        this.#docFreq.set(EVERY_TOKEN, n);
+      }
+      return n;
+    },
+  };
 
   /** The id of a document given by id or by URL, or undefined. */
   resolve(idOrUrl: string): string | undefined {
@@ -269,17 +308,35 @@ export class Archive {
     return formatGraph(buildGraph(this.#sql, options), format);
   }
 
-  /** Removes the document indexed from a file, and the file's index record. */
-  deleteByPath(path: string): boolean {
+  /**
+   * Removes the documents indexed from a file (`path`, and `path#n` for the
+   * pages of a JSON list) and its index record. With `keep`, only documents
+   * whose path is not in it go, and the index record stays.
+   */
+  deleteByPath(path: string, keep?: string[]): boolean {
+    this.#docFreq.clear();
     return this.#sql.transaction(() => {
-      this.#sql.run("DELETE FROM index_state WHERE path = ?", path);
-      return this.#sql.run("DELETE FROM documents WHERE path = ?", path).changes > 0;
+      if (keep === undefined) this.#sql.run("DELETE FROM index_state WHERE path = ?", path);
+      return this.#sql.run(
+        `DELETE FROM documents WHERE (path = ? OR (path > ? AND path < ?))
+           AND path NOT IN (SELECT value FROM json_each(?))`,
+        path,
+        `${path}#`,
+        `${path}$`, // '$' follows '#': the range holds exactly the paths starting "path#".
+        JSON.stringify(keep ?? []),
+      ).changes > 0;
     });
   }
 
-  /** Files recorded under a folder by folder indexing. */
+  /** Files recorded by folder indexing at or under a path. */
   indexState(root: string): IndexStateRow[] {
-    return this.#sql.all<IndexStateRow>("SELECT * FROM index_state WHERE root = ?", root);
+    const dir = root.replace(/\/+$/, "");
+    return this.#sql.all<IndexStateRow>(
+      "SELECT * FROM index_state WHERE path = ? OR (path > ? AND path < ?) ORDER BY path",
+      dir,
+      `${dir}/`,
+      `${dir}0`, // '0' follows '/': the range holds exactly the paths under "dir/".
+    );
   }
 
   /** Records (or updates) a file seen by folder indexing. */

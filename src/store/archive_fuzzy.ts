@@ -7,7 +7,7 @@
  * @module
  */
 import { stemmer } from "stemmer";
-import type { ParsedQuery, QueryNode } from "./archive_query.ts";
+import { EVERY_TOKEN, type ParsedQuery, type QueryNode } from "./archive_query.ts";
 import type { Sql } from "./archive_sql.ts";
 
 /** How far fuzzy matching reaches. */
@@ -50,7 +50,10 @@ export function refreshVocabulary(sql: Sql): void {
   );
   if (flag?.value !== "1") return;
   sql.transaction(() => {
-    sql.run("INSERT OR IGNORE INTO fuzzy_terms(term) SELECT term FROM document_vocab");
+    sql.run(
+      "INSERT OR IGNORE INTO fuzzy_terms(term) SELECT term FROM document_vocab WHERE term <> ?",
+      EVERY_TOKEN,
+    );
     sql.run("UPDATE archive_meta SET value = '0' WHERE key = ?", META_DIRTY);
   });
 }

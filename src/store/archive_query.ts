@@ -123,10 +123,26 @@ export function parseQuery(
         required ||= next.quoted || next.sign === "+";
       }
     }
-    const clause: QueryNode = group.length === 1 ? node : { kind: "any", of: group };
-    (required ? parsed.must : parsed.should).push(clause);
+    if (required) parsed.must.push(group.length === 1 ? node : { kind: "any", of: group });
+    else if (group.length > 1) parsed.should.push({ kind: "any", of: group });
+    else parsed.should.push(...splitWord(node));
   }
   return parsed;
+}
+
+/**
+ * An unquoted word such as `alpha-synuclein` or `covid-19` ranks as separate
+ * words: a phrase would demand the exact spelling, while its words still
+ * find "alpha synuclein" and rank the hyphenated form highest.
+ */
+function splitWord(node: QueryNode): QueryNode[] {
+  if (node.kind !== "term" || node.tokens.length === 1) return [node];
+  const last = node.tokens.length - 1;
+  return node.tokens.map((token, i) => ({
+    kind: "term",
+    tokens: [token],
+    prefix: i === last && node.prefix,
+  }));
 }
 
 function isOr(lexeme: Lexeme): boolean {
@@ -145,34 +161,74 @@ export function nodeToFts(node: QueryNode): string {
   return `"${node.tokens.join(" ")}"${node.prefix ? "*" : ""}`;
 }
 
-/** Column names the archive's full-text table has, in order. */
+/** Column names the archive's full-text table has, in order, that users search. */
 export const SEARCH_FIELDS = ["title", "content", "query"] as const;
 
 /** A searchable column. */
 export type SearchField = typeof SEARCH_FIELDS[number];
 
 /**
- * Builds the `MATCH` expression of a parsed query, or `undefined` when it
- * can match nothing. Ranking terms are OR-ed; when some terms must match,
- * the ranking group also holds the first of them, so it never narrows the
- * result yet still lets every ranking term add to the score.
+ * A token every document holds in its `every` column. It is a private-use
+ * character: FTS5's unicode61 keeps it as a token, while user text can never
+ * produce it (query tokens are letters and digits only).
  */
-export function toFtsMatch(
+export const EVERY_TOKEN = "\uE000";
+
+/** The two MATCH expressions of a search: one ranks hits, one counts them. */
+export interface MatchPlan {
+  /** Selects candidates and scores them with every ranking term. */
+  rank: string;
+  /** Selects every matching document, for the total. */
+  count: string;
+  /** Every user term, for highlighting. */
+  highlight: string;
+}
+
+/** Which ranking terms select candidates; the rest only add to the score. */
+export interface MatchSplit {
+  select: QueryNode[];
+  rankOnly: QueryNode[];
+}
+
+/**
+ * Builds the MATCH expressions of a parsed query, or `undefined` when it can
+ * match nothing. Terms that only rank are OR-ed with {@linkcode EVERY_TOKEN},
+ * which every document has: the group never narrows the candidates, yet each
+ * of its terms still adds to BM25. That is how `"must" word` keeps `word`
+ * optional, and how `split` scores a few candidates (documents with a rare
+ * term) with all terms instead of scoring every document with a common one.
+ */
+export function planMatch(
   query: ParsedQuery,
   fields?: readonly SearchField[],
-): string | undefined {
+  split?: MatchSplit,
+): MatchPlan | undefined {
   if (isEmptyQuery(query)) return undefined;
-  const must = query.must.map(nodeToFts);
-  const should = query.should.map(nodeToFts);
-  let positive: string;
-  if (must.length === 0) positive = should.join(" OR ");
-  else if (should.length === 0) positive = must.join(" AND ");
-  else positive = `${must.join(" AND ")} AND (${[...should, must[0]!].join(" OR ")})`;
-  let expr = query.not.length === 0
-    ? positive
-    : `(${positive}) NOT (${query.not.map(nodeToFts).join(" OR ")})`;
-  if (fields && fields.length > 0 && fields.length < SEARCH_FIELDS.length) {
-    expr = `{${fields.join(" ")}} : (${expr})`;
+  const colset = fields && fields.length > 0 && fields.length < SEARCH_FIELDS.length
+    ? `{${fields.join(" ")}} : `
+    : "";
+  const fts = (node: QueryNode) => `${colset}${nodeToFts(node)}`;
+  const any = (nodes: QueryNode[]) =>
+    nodes.length === 1 ? fts(nodes[0]!) : `(${nodes.map(fts).join(" OR ")})`;
+  const all = (nodes: QueryNode[]) => nodes.map(fts).join(" AND ");
+  const not = query.not.length === 0 ? "" : ` NOT ${any(query.not)}`;
+  const every = `"${EVERY_TOKEN}"`;
+  let rank: string;
+  let count: string;
+  if (query.must.length > 0) {
+    count = all(query.must);
+    rank = query.should.length === 0
+      ? count
+      : `${count} AND (${query.should.map(fts).join(" OR ")} OR ${every})`;
+  } else {
+    count = any(query.should);
+    const select = split && split.select.length > 0 && split.rankOnly.length > 0
+      ? split
+      : undefined;
+    rank = select
+      ? `${any(select.select)} AND (${select.rankOnly.map(fts).join(" OR ")} OR ${every})`
+      : count;
   }
-  return expr;
+  const highlight = [...query.must, ...query.should].map(fts).join(" OR ");
+  return { rank: `(${rank})${not}`, count: `(${count})${not}`, highlight };
 }

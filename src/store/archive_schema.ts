@@ -38,8 +38,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX documents_date ON documents(coalesce(published_at, fetched_at));
   CREATE INDEX documents_hash ON documents(content_hash);
 
+  -- "every" holds one token every row has (EVERY_TOKEN): see planMatch().
   CREATE VIRTUAL TABLE document_content USING fts5(
-    title, content, query, tokenize = '${TEXT_TOKENIZER}'
+    title, content, query, every, tokenize = '${TEXT_TOKENIZER}'
   );
   CREATE TRIGGER documents_delete_content AFTER DELETE ON documents BEGIN
     DELETE FROM document_content WHERE rowid = old.id;

@@ -5,13 +5,22 @@
  * @module
  */
 import { QuarryError } from "../errors.ts";
-import { type ParsedQuery, SEARCH_FIELDS, type SearchField, toFtsMatch } from "./archive_query.ts";
+import { stemmer } from "stemmer";
+import {
+  type MatchSplit,
+  type ParsedQuery,
+  planMatch,
+  type QueryNode,
+  SEARCH_FIELDS,
+  type SearchField,
+  STOP_WORDS,
+} from "./archive_query.ts";
 import type { Sql, SqlValue } from "./archive_sql.ts";
 import type { DocumentSource, SearchHit, SearchOptions } from "./archive_types.ts";
 
 /** Ranking and presentation of search hits. */
 export interface SearchConfig {
-  /** BM25 weight of the title column, tuned on SciFact. @default {2.5} */
+  /** BM25 weight of the title column. @default {3} */
   titleWeight: number;
   /** @default {1} */
   contentWeight: number;
@@ -23,17 +32,42 @@ export interface SearchConfig {
   highlight: [string, string];
   /** Largest page of hits. @default {100} */
   maxLimit: number;
+  /**
+   * Candidate budget. Ranking terms select candidates rarest first while
+   * their document frequencies sum to at most this; commoner terms then only
+   * add to the score of those candidates instead of making every document
+   * that holds them a candidate. @default {200}
+   */
+  candidateBudget: number;
+  /** The budget grows to this many candidates per hit asked for (offset + limit). @default {10} */
+  candidatesPerHit: number;
+  /**
+   * A term outside the budget found in more than this share of all documents
+   * is left out of the score: its weight is small and reading its long
+   * posting list is what costs. @default {0.2}
+   */
+  maxTermShare: number;
 }
 
-/** Defaults of {@linkcode SearchConfig}. */
+/** Defaults of {@linkcode SearchConfig}, tuned on SciFact (see bench/suite_archive.ts). */
 export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
-  titleWeight: 2.5,
+  titleWeight: 3,
   contentWeight: 1,
   queryWeight: 0.5,
   snippetTokens: 24,
   highlight: ["**", "**"],
   maxLimit: 100,
+  candidateBudget: 200,
+  candidatesPerHit: 10,
+  maxTermShare: 0.2,
 };
+
+/** What the archive knows about its terms: how many documents hold each, and in all. */
+export interface TermStats {
+  /** Documents holding a query token (0 when absent). */
+  docFreq(token: string): number;
+  documents(): number;
+}
 
 /** Private-use characters mark matches first, so marks already in the text are not mistaken. */
 const OPEN = "\uE000";
@@ -88,64 +122,116 @@ function filters(options: SearchOptions): { where: string[]; params: SqlValue[] 
   return { where, params };
 }
 
+/**
+ * Drops stop words from the ranking terms (unless nothing else would be
+ * left) and repeats of one stem ("cell", "cells"): each adds cost and skews
+ * BM25 toward the repeated word.
+ */
+export function refineQuery(query: ParsedQuery): ParsedQuery {
+  const single = (n: QueryNode) => n.kind === "term" && n.tokens.length === 1 && !n.prefix;
+  const content = query.should.filter((n) =>
+    !(single(n) && STOP_WORDS.has((n as { tokens: string[] }).tokens[0]!))
+  );
+  const kept = content.length > 0 || query.must.length > 0 ? content : query.should;
+  const stems = new Set<string>();
+  const should = kept.filter((n) => {
+    if (!single(n)) return true;
+    const stem = stemmer((n as { tokens: string[] }).tokens[0]!);
+    if (stems.has(stem)) return false;
+    stems.add(stem);
+    return true;
+  });
+  return { should, must: query.must, not: query.not };
+}
+
+function nodeFreq(node: QueryNode, docFreq: (token: string) => number): number {
+  if (node.kind === "any") return node.of.reduce((sum, n) => sum + nodeFreq(n, docFreq), 0);
+  if (node.prefix) return Number.POSITIVE_INFINITY;
+  return Math.min(...node.tokens.map(docFreq));
+}
+
+/**
+ * Splits ranking terms into those that select candidates (rarest first,
+ * within the budget) and those that only score them; of the latter, terms in
+ * more than `maxShare` of all documents are left out.
+ */
+export function splitByFrequency(
+  nodes: QueryNode[],
+  stats: TermStats,
+  budget: number,
+  maxShare = DEFAULT_SEARCH_CONFIG.maxTermShare,
+): MatchSplit {
+  const docFreq = (token: string) => stats.docFreq(token);
+  const ordered = nodes.map((node, i) => ({ node, i, df: nodeFreq(node, docFreq) }))
+    .sort((a, b) => a.df - b.df || a.i - b.i);
+  const ceiling = maxShare * stats.documents();
+  const split: MatchSplit = { select: [], rankOnly: [] };
+  let sum = 0;
+  for (const { node, df } of ordered) {
+    if (split.select.length === 0 || sum + df <= budget) {
+      split.select.push(node);
+      sum += df;
+    } else if (df <= ceiling) split.rankOnly.push(node);
+  }
+  return split;
+}
+
 /** Ranks a parsed query; returns hits without citations, and the total count. */
 export function rankDocuments(
   sql: Sql,
-  query: ParsedQuery,
+  parsed: ParsedQuery,
   options: SearchOptions,
   config: SearchConfig = DEFAULT_SEARCH_CONFIG,
+  stats?: TermStats,
 ): { hits: SearchHit[]; total: number } {
   const fields = options.fields?.filter((f) => SEARCH_FIELDS.includes(f));
-  const match = toFtsMatch(query, fields);
-  if (match === undefined) return { hits: [], total: 0 };
   const limit = Math.max(0, Math.min(options.limit ?? 10, config.maxLimit));
   const offset = Math.max(0, options.offset ?? 0);
+  const query = refineQuery(parsed);
+  const budget = Math.max(config.candidateBudget, config.candidatesPerHit * (offset + limit));
+  const split = stats && query.must.length === 0
+    ? splitByFrequency(query.should, stats, budget, config.maxTermShare)
+    : undefined;
+  const plan = planMatch(query, fields, split);
+  if (plan === undefined) return { hits: [], total: 0 };
   const { where, params } = filters(options);
   const join = where.length > 0 ? " JOIN documents d ON d.id = f.rowid" : "";
   const conditions = ["document_content MATCH ?", ...where].join(" AND ");
-  const ranked = limit === 0 ? [] : sql.all<{ id: number; score: number }>(
-    `SELECT f.rowid AS id, bm25(document_content, ?, ?, ?) AS score
-       FROM document_content f${join} WHERE ${conditions}
-       ORDER BY score, f.rowid DESC LIMIT ? OFFSET ?`,
+  // One statement: rank inside (only the page of hits leaves the subquery),
+  // then read those few rows of `documents`.
+  const ranked = limit === 0 ? [] : sql.all<HitRow & { score: number }>(
+    `SELECT r.score, d.id, d.url, d.title, d.site, d.source, d.type, d.path, d.published_at,
+            d.fetched_at
+       FROM (SELECT f.rowid AS id, bm25(document_content, ?, ?, ?, 0) AS score
+               FROM document_content f${join} WHERE ${conditions}
+               ORDER BY score, f.rowid DESC LIMIT ? OFFSET ?) r
+       JOIN documents d ON d.id = r.id ORDER BY r.score, r.id DESC`,
     config.titleWeight,
     config.contentWeight,
     config.queryWeight,
-    match,
+    plan.rank,
     ...params,
     limit,
     offset,
   );
   const total = options.count === false ? -1 : sql.get<{ n: number }>(
     `SELECT count(*) AS n FROM document_content f${join} WHERE ${conditions}`,
-    match,
+    plan.count,
     ...params,
   )?.n ?? 0;
-  if (ranked.length === 0) return { hits: [], total };
-  const rows = new Map(
-    sql.all<HitRow>(
-      `SELECT id, url, title, site, source, type, path, published_at, fetched_at
-         FROM documents WHERE id IN (SELECT value FROM json_each(?))`,
-      JSON.stringify(ranked.map((r) => r.id)),
-    ).map((row) => [row.id, row]),
-  );
-  const hits: SearchHit[] = [];
-  for (const { id, score } of ranked) {
-    const row = rows.get(id);
-    if (!row) continue;
-    hits.push({
-      id: String(id),
-      url: row.url,
-      title: row.title,
-      site: row.site,
-      source: row.source,
-      type: row.type,
-      path: row.path,
-      publishedAt: row.published_at,
-      fetchedAt: row.fetched_at,
-      score: -score,
-      snippets: snippetsOf(sql, match, id, config),
-    });
-  }
+  const hits = ranked.map((row): SearchHit => ({
+    id: String(row.id),
+    url: row.url,
+    title: row.title,
+    site: row.site,
+    source: row.source,
+    type: row.type,
+    path: row.path,
+    publishedAt: row.published_at,
+    fetchedAt: row.fetched_at,
+    score: -row.score,
+    snippets: options.snippets === false ? {} : snippetsOf(sql, plan.highlight, row.id, config),
+  }));
   return { hits, total };
 }
 

@@ -95,6 +95,8 @@ export interface SearchOptions {
   depth?: number;
   /** Count every match (one more query). @default {true} */
   count?: boolean;
+  /** Highlighted snippets of each hit. @default {true} */
+  snippets?: boolean;
 }
 
 /** A neighbour in the citation graph, with what is known of it. */

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { canonicalUrl } from "../pipeline/url.ts";
 import { markVocabularyStale } from "./archive_fuzzy.ts";
+import { EVERY_TOKEN } from "./archive_query.ts";
 import type { Sql } from "./archive_sql.ts";
 import type {
   ArchivedDocument,
@@ -179,13 +180,16 @@ export function writeDocuments(
       ).lastInsertRowid;
     }
     sql.run(
-      "INSERT INTO document_content(rowid, title, content, query) VALUES (?, ?, ?, ?)",
+      "INSERT INTO document_content(rowid, title, content, query, every) VALUES (?, ?, ?, ?, ?)",
       id,
       doc.title,
       doc.content,
       query,
+      EVERY_TOKEN,
     );
-    if (!existing || existing.content_hash !== hash) linkSimilar(sql, id, doc.content, similarity);
+    if (!existing || existing.content_hash !== hash) {
+      linkSimilar(sql, id, doc.content, similarity, existing !== undefined);
+    }
     outcomes.push({ id: String(id), status: existing ? "updated" : "added" });
   }
   if (outcomes.some((o) => o.status !== "unchanged")) markVocabularyStale(sql);
@@ -193,13 +197,19 @@ export function writeDocuments(
 }
 
 /** Replaces a document's MinHash bands and its `similar` links to other documents. */
-function linkSimilar(sql: Sql, id: number, content: string, config: SimilarityConfig): void {
-  sql.run("DELETE FROM minhash_bands WHERE document_id = ?", id);
-  sql.run(
-    "DELETE FROM citations WHERE kind = 'similar' AND (source_id = ? OR target_id = ?)",
-    id,
-    id,
-  );
+function linkSimilar(
+  sql: Sql,
+  id: number,
+  content: string,
+  config: SimilarityConfig,
+  existed: boolean,
+): void {
+  if (existed) {
+    // A new row has no bands or links yet: these deletes only matter on update.
+    sql.run("DELETE FROM minhash_bands WHERE document_id = ?", id);
+    sql.run("DELETE FROM citations WHERE kind = 'similar' AND source_id = ?", id);
+    sql.run("DELETE FROM citations WHERE kind = 'similar' AND target_id = ?", id);
+  }
   const signature = minhashSignature(content, config);
   if (!signature) {
     sql.run("DELETE FROM document_minhash WHERE document_id = ?", id);
