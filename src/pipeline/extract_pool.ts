@@ -21,11 +21,14 @@ export type ExtractFn = (
 export interface ExtractPoolConfig {
   /** Workers, started on first use. */
   size: number;
+  /** Module the workers run (tests point it elsewhere to check the inline fallback). */
+  workerUrl: URL;
 }
 
 /** Leave a core for the event loop; more than four workers rarely pays for their memory. */
 export const DEFAULT_EXTRACT_POOL_CONFIG: Readonly<ExtractPoolConfig> = Object.freeze({
   size: Math.max(1, Math.min(4, (navigator.hardwareConcurrency ?? 2) - 1)),
+  workerUrl: new URL("./extract_worker.ts", import.meta.url),
 });
 
 /** A running pool. */
@@ -42,14 +45,12 @@ interface Slot {
   busy: number;
 }
 
-const WORKER_URL = new URL("./extract_worker.ts", import.meta.url);
-
 /**
  * Starts a pool. A worker that cannot start (e.g. a compiled binary built
  * without the worker module) makes the pool extract inline instead of failing.
  */
 export function createExtractPool(config: Partial<ExtractPoolConfig> = {}): ExtractPool {
-  const { size } = { ...DEFAULT_EXTRACT_POOL_CONFIG, ...config };
+  const { size, workerUrl } = { ...DEFAULT_EXTRACT_POOL_CONFIG, ...config };
   const slots: Slot[] = [];
   const pending = new Map<number, { resolve: (r: ExtractResult) => void; inline: () => void }>();
   let nextId = 0;
@@ -66,7 +67,7 @@ export function createExtractPool(config: Partial<ExtractPoolConfig> = {}): Extr
 
   const slot = (): Slot => {
     if (slots.length < size && slots.every((s) => s.busy > 0)) {
-      const worker = new Worker(WORKER_URL, { type: "module" });
+      const worker = new Worker(workerUrl, { type: "module" });
       const added: Slot = { worker, busy: 0 };
       worker.onmessage = (event: MessageEvent<Reply>) => {
         const job = pending.get(event.data.id);

@@ -32,3 +32,20 @@ Deno.test("a closed pool still extracts, inline", async () => {
     }).article.text,
   );
 });
+
+Deno.test("a pool whose worker cannot start extracts inline instead of failing", async () => {
+  const pool = createExtractPool({
+    size: 1,
+    // A worker module that fails as it loads, like one missing from a compiled binary.
+    workerUrl: new URL("data:application/javascript,throw new Error('no worker here')"),
+  });
+  try {
+    const results = await Promise.all([
+      pool.extract(PAGE, URL_OF_PAGE, {}),
+      pool.extract(PAGE, URL_OF_PAGE, {}),
+    ]);
+    for (const result of results) assert.deepEqual(result, extract(PAGE, URL_OF_PAGE, {}));
+  } finally {
+    pool.close();
+  }
+});
