@@ -10,6 +10,7 @@ import { searchOp } from "./search.ts";
 import { linksOp } from "./links.ts";
 import { doctorOp } from "./doctor.ts";
 import { docsOp } from "./docs.ts";
+import { deepOp } from "./deep.ts";
 import { cacheClearOp, cacheStatsOp } from "./cache.ts";
 
 /** All operations, in the order `--help` lists them. */
@@ -18,6 +19,7 @@ export const OPERATIONS: readonly Operation[] = [
   linksOp,
   fetchOp,
   docsOp,
+  deepOp,
   cacheClearOp,
   cacheStatsOp,
   doctorOp,

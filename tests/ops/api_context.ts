@@ -6,6 +6,7 @@
  */
 import { configFromEnv, type Env } from "../../src/config.ts";
 import type { OpContext } from "../../src/ops/types.ts";
+import { Archive } from "../../src/store/archive.ts";
 import { storesFor } from "../../src/store/stores.ts";
 import type { FixtureWeb } from "../support/fixture_web.ts";
 
@@ -15,6 +16,8 @@ export interface ApiTestContext {
   clock: { t: number };
   /** Every sleep asked for, in milliseconds. */
   sleeps: number[];
+  /** The archive the context's operations write to. */
+  archive(): Promise<Archive>;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,17 @@ export async function apiContext(web: FixtureWeb, env: Env = {}): Promise<ApiTes
     QUARRY_PERPLEXITY_URL: `${web.origin}/perplexity`,
     ...env,
   });
+  const base = storesFor(config);
+  let archive: Archive | undefined;
+  // The archive in the same temp directory, opened on first use like the real stores.
+  const stores = {
+    ...base,
+    archive: () => Promise.resolve(archive ??= Archive.open(`${home}/archive.db`)),
+    async close() {
+      archive?.close();
+      await base.close();
+    },
+  };
   const clock = { t: Date.UTC(2026, 10, 21, 12) };
   const sleeps: number[] = [];
   const ctx: OpContext = {
@@ -43,13 +57,14 @@ export async function apiContext(web: FixtureWeb, env: Env = {}): Promise<ApiTes
       return Promise.resolve();
     },
     random: () => 0.5,
-    stores: storesFor(config),
+    stores,
     progress: () => {},
   };
   return {
     ctx,
     clock,
     sleeps,
+    archive: stores.archive,
     async close() {
       await ctx.stores.close();
       await Deno.remove(home, { recursive: true });
