@@ -262,10 +262,17 @@ export async function watchFolders(
   options: WatchOptions,
 ): Promise<void> {
   const { debounceMs = 300, signal, onIndexed, ...config } = options;
-  onIndexed(await indexFolders(dirs, deps, config));
+  // Watch first, so a change made during the first run is not missed.
   const watcher = Deno.watchFs(dirs, { recursive: true });
   const stop = () => watcher.close();
   signal?.addEventListener("abort", stop, { once: true });
+  if (signal?.aborted) stop();
+  try {
+    onIndexed(await indexFolders(dirs, deps, config));
+  } catch (error) {
+    stop();
+    throw error;
+  }
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = Promise.resolve();
   try {
