@@ -82,6 +82,8 @@ export interface Article {
   /** Headings, paragraphs, list items… for ranking. */
   blocks: Block[];
   links: Link[];
+  /** `<link rel=canonical>` of the page, absolute, when it has one. */
+  canonical?: string;
 }
 
 /** Extraction result: `ok` with an article, or `empty` with a reason. */

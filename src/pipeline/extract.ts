@@ -1,0 +1,191 @@
+/// <reference lib="dom" />
+/**
+ * Extraction: a fetched body → the readable article, its metadata, blocks
+ * for ranking, links and Markdown. Readability over linkedom first; when it
+ * finds nothing or too little, a simpler extractor (STYLE §6); text and
+ * Markdown bodies are read as they are.
+ * @module
+ */
+import { Readability } from "@mozilla/readability";
+import type { Article, ExtractResult } from "./types.ts";
+import { toBlocks, toSegments, toText } from "./extract/blocks.ts";
+import { fallbackRoot } from "./extract/fallback.ts";
+import { cleanArticle } from "./extract/cleanup.ts";
+import { collectLinks } from "./extract/links.ts";
+import { toMarkdown } from "./extract/markdown.ts";
+import { type PageMetadata, readMetadata, toIsoDate } from "./extract/metadata.ts";
+import { baseUrlOf, countScripts, parsePage, stripInert } from "./extract/prepare.ts";
+import { textArticle } from "./extract/text.ts";
+
+/** Thresholds of the extraction stage. */
+export interface ExtractConfig {
+  /** Readability text shorter than this (characters) makes the fallback extractor try. */
+  minReadabilityChars: number;
+  /** The fallback's text replaces Readability's only when this many times longer. */
+  fallbackRatio: number;
+  /** A page with less text than this (characters) is `empty`. */
+  emptyChars: number;
+  /** Readability's own threshold: shorter candidates make it retry with looser rules. */
+  charThreshold: number;
+  /** Classes Readability keeps on elements (all others are stripped). */
+  classesToPreserve: string[];
+  /**
+   * Remove captions and widgets (author boxes, share bars, "related" lists)
+   * that Readability leaves inside the article. Off, the text is Readability's.
+   */
+  cleanup: boolean;
+}
+
+/** Default thresholds. */
+export const DEFAULT_EXTRACT_CONFIG: Readonly<ExtractConfig> = Object.freeze({
+  minReadabilityChars: 250,
+  fallbackRatio: 2,
+  emptyChars: 80,
+  charThreshold: 500,
+  classesToPreserve: [],
+  cleanup: true,
+});
+
+/** Options of {@linkcode extract}. */
+export interface ExtractOptions extends Partial<ExtractConfig> {
+  /**
+   * Media type of the body without parameters. `text/plain` and
+   * `text/markdown` are read as text; anything else as HTML.
+   * @default {"text/html"}
+   */
+  contentType?: string;
+}
+
+/** Media types whose body is the article as it stands. */
+const TEXT_TYPES = new Set(["text/plain", "text/markdown", "text/x-markdown"]);
+const EMPTY_JS_REASON = "probably rendered by JavaScript";
+const EMPTY_REASON = "the page has no readable text";
+
+/** Readability's article with its content as a DOM element. */
+type ReadabilityArticle = NonNullable<ReturnType<Readability<Element>["parse"]>>;
+
+function runReadability(document: Document, config: ExtractConfig): ReadabilityArticle | null {
+  try {
+    return new Readability<Element>(document, {
+      charThreshold: config.charThreshold,
+      classesToPreserve: config.classesToPreserve,
+      // Classes tell captions and widgets apart (cleanArticle); skipping
+      // Readability's class stripping also saves a pass over the article.
+      keepClasses: true,
+      // The element itself, not its HTML: we walk it without parsing again.
+      serializer: (node) => node as Element,
+    }).parse();
+  } catch {
+    return null; // A DOM Readability cannot handle is a page for the fallback.
+  }
+}
+
+function nonEmpty(value: string | null | undefined): string | null {
+  const s = value?.trim();
+  return s ? s : null;
+}
+
+/** Builds the article from a content element and what is known about the page. */
+function articleFrom(root: Element, meta: PageMetadata, urls: ExtractUrls): Article {
+  const segments = toSegments(root);
+  const blocks = toBlocks(segments);
+  const article: Article = {
+    title: meta.title ?? "",
+    byline: meta.byline,
+    site: meta.site,
+    lang: meta.lang,
+    published: toIsoDate(meta.published),
+    excerpt: meta.excerpt ?? blocks.find((b) => b.type === "p")?.text ?? null,
+    text: toText(segments),
+    markdown: toMarkdown(root),
+    blocks,
+    links: collectLinks(root, urls.pageUrl, urls.baseUrl),
+  };
+  if (meta.canonical) article.canonical = meta.canonical;
+  return article;
+}
+
+interface ExtractUrls {
+  pageUrl: string;
+  baseUrl: string;
+}
+
+/** Readability's metadata where it found any, ours elsewhere. */
+function mergeMetadata(meta: PageMetadata, found: ReadabilityArticle): PageMetadata {
+  return {
+    ...meta,
+    title: nonEmpty(found.title) ?? meta.title,
+    byline: nonEmpty(found.byline) ?? meta.byline,
+    site: nonEmpty(found.siteName) ?? meta.site,
+    published: nonEmpty(found.publishedTime) ?? meta.published,
+    excerpt: nonEmpty(found.excerpt) ?? meta.excerpt,
+  };
+}
+
+function pageUrlOf(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return "http://invalid/"; // Links then resolve nowhere useful and are dropped.
+  }
+}
+
+/**
+ * Extracts the article of a page. Never throws: a page without content comes
+ * back with status `empty` and a reason, and still carries its title.
+ *
+ * @example
+ * ```ts
+ * const { status, article } = extract(html, "https://example.com/post");
+ * if (status === "ok") console.log(article.title, article.text.length);
+ * ```
+ */
+export function extract(body: string, url: string, options: ExtractOptions = {}): ExtractResult {
+  const { contentType, ...overrides } = options;
+  const config: ExtractConfig = { ...DEFAULT_EXTRACT_CONFIG, ...overrides };
+  const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (TEXT_TYPES.has(type)) {
+    const article = textArticle(body, type !== "text/plain");
+    if (article.text.length >= config.emptyChars) {
+      return { status: "ok", extractor: "text", article };
+    }
+    return { status: "empty", reason: EMPTY_REASON, extractor: "text", article };
+  }
+
+  const pageUrl = pageUrlOf(url);
+  const html = stripInert(body);
+  const urls: ExtractUrls = { pageUrl, baseUrl: baseUrlOf(html, pageUrl) };
+  const { document } = parsePage(html, urls.pageUrl, urls.baseUrl);
+  const meta = readMetadata(document, urls.baseUrl);
+  const found = runReadability(document, config);
+  if (found?.content) {
+    if (config.cleanup) cleanArticle(found.content);
+    const article = articleFrom(found.content, mergeMetadata(meta, found), urls);
+    if (article.text.length >= config.minReadabilityChars) {
+      return { status: "ok", extractor: "readability", article };
+    }
+    const fallback = fallbackArticle(html, meta, urls);
+    if (fallback.text.length < config.fallbackRatio * article.text.length) {
+      return withStatus(article, "readability", config, body);
+    }
+    return withStatus(fallback, "fallback", config, body);
+  }
+  return withStatus(fallbackArticle(html, meta, urls), "fallback", config, body);
+}
+
+/** The fallback extractor's article, from a fresh parse (Readability mutated the first). */
+function fallbackArticle(html: string, meta: PageMetadata, urls: ExtractUrls): Article {
+  const { document } = parsePage(html, urls.pageUrl, urls.baseUrl);
+  return articleFrom(fallbackRoot(document), meta, urls);
+}
+
+function withStatus(
+  article: Article,
+  extractor: ExtractResult["extractor"],
+  config: ExtractConfig,
+  rawHtml: string,
+): ExtractResult {
+  if (article.text.length >= config.emptyChars) return { status: "ok", extractor, article };
+  const reason = countScripts(rawHtml) > 0 ? EMPTY_JS_REASON : EMPTY_REASON;
+  return { status: "empty", reason, extractor, article };
+}

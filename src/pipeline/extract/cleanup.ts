@@ -1,0 +1,45 @@
+/// <reference lib="dom" />
+/**
+ * Tidying Readability's article: it keeps whatever sits inside the winning
+ * container, including image captions, bylines and date lines, author boxes,
+ * share and rating widgets, "related" lists. These are not the article's text, so they are
+ * removed before the text, blocks and Markdown are built.
+ * @module
+ */
+
+/** Captions credit and describe pictures; the pictures are gone from text. */
+const CAPTION_RE = /(?:^|[\s_-])(?:wp-caption-text|caption|figure__caption|imagedescription)/i;
+/** Class or id words of widgets that sit inside article containers. */
+const WIDGET_RE =
+  /(?:^|[\s_-])(?:author-?(?:box|bio|info|description)|about-?author|related|newsletter|subscribe|share|sharing|social|ratings?|breadcrumbs?|toc|post-?meta|entry-?meta|tags|categories)(?:$|[\s_-])/i;
+/** Class or id words of the byline and date lines above or below an article. */
+const DATELINE_RE =
+  /(?:^|[\s_-])(?:byline|dateline|datum|date|timestamp|published|posted-?on|post-?date|entry-?date|article-?date)(?:$|[\s_-])/i;
+/** Dates in a table or list are data (a schedule), not a dateline. */
+const TABULAR_TAGS = new Set(["TD", "TH", "TR", "LI", "DT", "DD"]);
+/** A byline or date line is short; a longer element with such a class is content. */
+const MAX_DATELINE_CHARS = 120;
+/** A matching element this large is a wrapper with content, not a widget. */
+const MAX_WIDGET_SHARE = 0.25;
+
+/**
+ * Removes captions, date lines and embedded widgets from `root` (mutated). Elements that
+ * hold a large share of the text are kept whatever their class says.
+ *
+ * @example
+ * ```ts
+ * cleanArticle(article); // <figcaption>, .author-box, .related… are gone
+ * ```
+ */
+export function cleanArticle(root: Element): void {
+  const limit = (root.textContent ?? "").length * MAX_WIDGET_SHARE;
+  for (const el of root.querySelectorAll("figcaption")) el.remove();
+  for (const el of root.querySelectorAll("[class], [id]")) {
+    const words = `${el.getAttribute("class") ?? ""} ${el.getAttribute("id") ?? ""}`;
+    if (CAPTION_RE.test(words) || WIDGET_RE.test(words)) {
+      if ((el.textContent ?? "").length <= limit) el.remove();
+    } else if (DATELINE_RE.test(words) && !TABULAR_TAGS.has(el.nodeName)) {
+      if ((el.textContent ?? "").trim().length <= MAX_DATELINE_CHARS) el.remove();
+    }
+  }
+}

@@ -1,0 +1,190 @@
+/// <reference lib="dom" />
+/**
+ * Page metadata read from `<html lang>`, `<meta>` tags, JSON-LD and links in
+ * `<head>`, before Readability mutates the document. Readability reads much
+ * of the same (and its values win when it succeeds); this copy serves the
+ * fallback extractor and the fields Readability does not report.
+ * @module
+ */
+
+/** What the page says about itself. Empty means unknown. */
+export interface PageMetadata {
+  title: string | null;
+  byline: string | null;
+  site: string | null;
+  lang: string | null;
+  /** As written in the page; see {@linkcode toIsoDate}. */
+  published: string | null;
+  excerpt: string | null;
+  canonical: string | null;
+}
+
+/** `<meta>` keys in the order each field prefers them (lower-cased `name`/`property`). */
+const META_KEYS = {
+  title: ["og:title", "dc:title", "dcterm:title", "twitter:title", "parsely-title"],
+  byline: ["author", "dc:creator", "dcterm:creator", "parsely-author", "sailthru.author"],
+  site: ["og:site_name", "application-name", "apple-mobile-web-app-title"],
+  published: [
+    "article:published_time",
+    "parsely-pub-date",
+    "og:published_time",
+    "datepublished",
+    "dc.date.issued",
+    "dcterms.date",
+    "dc.date",
+    "date",
+    "sailthru.date",
+    "pubdate",
+  ],
+  excerpt: [
+    "description",
+    "og:description",
+    "dc:description",
+    "dcterm:description",
+    "twitter:description",
+  ],
+} as const;
+
+/** schema.org types whose JSON-LD describes the article itself. */
+const ARTICLE_TYPE_RE =
+  /Article|BlogPosting|Report|WebPage|Posting|Story|Recipe|Review|CreativeWork|Thesis/;
+const URL_RE = /^https?:\/\//i;
+const WS_RE = /\s+/g;
+
+/** Collapses whitespace; `null` for empty. */
+function clean(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const s = value.replace(WS_RE, " ").trim();
+  return s ? s : null;
+}
+
+/** `<meta name|property|itemprop=… content=…>` as a lower-cased key → first value map. */
+function metaValues(document: Document): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const meta of document.querySelectorAll("meta")) {
+    const content = clean(meta.getAttribute("content"));
+    if (!content) continue;
+    const keys = [
+      meta.getAttribute("property"),
+      meta.getAttribute("name"),
+      meta.getAttribute("itemprop"),
+    ];
+    for (const raw of keys) {
+      // `property` may hold several space-separated names (RDFa).
+      for (const key of (raw ?? "").toLowerCase().split(WS_RE)) {
+        if (key && !values.has(key)) values.set(key, content);
+      }
+    }
+  }
+  return values;
+}
+
+function first(values: Map<string, string>, keys: readonly string[]): string | null {
+  for (const key of keys) {
+    const v = values.get(key);
+    if (v) return v;
+  }
+  return null;
+}
+
+/** Names of a JSON-LD person/organisation value (string, object or array). */
+function names(value: unknown): string | null {
+  if (typeof value === "string") return URL_RE.test(value) ? null : clean(value);
+  if (Array.isArray(value)) {
+    const all = value.map(names).filter((n): n is string => n !== null);
+    return all.length ? all.join(", ") : null;
+  }
+  if (value && typeof value === "object") return clean((value as Record<string, unknown>).name);
+  return null;
+}
+
+/** Every object in a JSON-LD value, following arrays and `@graph`. */
+function* ldObjects(value: unknown): Generator<Record<string, unknown>> {
+  if (Array.isArray(value)) {
+    for (const v of value) yield* ldObjects(v);
+  } else if (value && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    yield obj;
+    if (obj["@graph"]) yield* ldObjects(obj["@graph"]);
+  }
+}
+
+function typeOf(obj: Record<string, unknown>): string {
+  const t = obj["@type"];
+  return Array.isArray(t) ? t.join(" ") : typeof t === "string" ? t : "";
+}
+
+/** The article-like JSON-LD object of the page, if any. */
+function jsonLd(document: Document): Record<string, unknown> | null {
+  for (const script of document.querySelectorAll('script[type="application/ld+json" i]')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse((script.textContent ?? "").replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, ""));
+    } catch {
+      continue; // Broken JSON-LD is common; the page may still have <meta> tags.
+    }
+    for (const obj of ldObjects(parsed)) {
+      if (ARTICLE_TYPE_RE.test(typeOf(obj)) && (obj.headline || obj.datePublished || obj.author)) {
+        return obj;
+      }
+    }
+  }
+  return null;
+}
+
+/** `<html lang>`, else `<meta http-equiv="content-language">`. */
+function langOf(document: Document, values: Map<string, string>): string | null {
+  const lang = clean(document.documentElement?.getAttribute("lang")) ??
+    clean(document.documentElement?.getAttribute("xml:lang"));
+  if (lang) return lang;
+  const equiv = document.querySelector('meta[http-equiv="content-language" i]');
+  return clean(equiv?.getAttribute("content")?.split(",")[0]) ?? clean(values.get("language"));
+}
+
+/** The `<link rel=canonical>` URL, absolute, or `null`. */
+function canonicalOf(document: Document, baseUrl: string): string | null {
+  const href = document.querySelector('link[rel~="canonical" i]')?.getAttribute("href")?.trim();
+  if (!href) return null;
+  try {
+    const url = new URL(href, baseUrl);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads the page's metadata. Call it before Readability, which removes scripts.
+ *
+ * @example
+ * ```ts
+ * const meta = readMetadata(document, "https://example.com/");
+ * meta.lang; // "en"
+ * ```
+ */
+export function readMetadata(document: Document, baseUrl: string): PageMetadata {
+  const values = metaValues(document);
+  const ld = jsonLd(document);
+  const publisher = ld?.publisher;
+  const timeEl = document.querySelector("time[datetime][pubdate], time[itemprop~=datePublished]");
+  const articleAuthor = values.get("article:author");
+  return {
+    title: clean(ld?.headline) ?? first(values, META_KEYS.title) ?? clean(document.title) ??
+      clean(document.querySelector("h1")?.textContent),
+    byline: names(ld?.author) ?? first(values, META_KEYS.byline) ??
+      (articleAuthor && !URL_RE.test(articleAuthor) ? articleAuthor : null),
+    site: first(values, ["og:site_name"]) ?? names(publisher) ?? first(values, META_KEYS.site),
+    lang: langOf(document, values),
+    published: clean(ld?.datePublished) ?? first(values, META_KEYS.published) ??
+      clean(timeEl?.getAttribute("datetime")),
+    excerpt: clean(ld?.description) ?? first(values, META_KEYS.excerpt),
+    canonical: canonicalOf(document, baseUrl),
+  };
+}
+
+/** A date the way it was written, as an ISO 8601 string when it parses; else as written. */
+export function toIsoDate(value: string | null): string | null {
+  if (!value) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : new Date(ms).toISOString();
+}
