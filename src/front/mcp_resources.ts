@@ -31,12 +31,9 @@ export interface DocumentSummary {
 /** What the resources need of the archive. */
 export interface DocumentSource {
   get(id: string): ArchivedDocument | undefined;
-  /** Newest documents first; a listing is empty without it. */
+  /** Newest documents first; a listing is empty while the archive has no such method. */
   list?(options: { limit: number }): DocumentSummary[];
 }
-
-/** The archive of the context's stores, when this build has one. */
-type MaybeArchive = { archive?: () => Promise<DocumentSource> };
 
 /** `quarry://document/42`. */
 export function documentUri(id: string): string {
@@ -50,10 +47,9 @@ export function documentText(doc: ArchivedDocument): string {
   return `# ${doc.title}\n\n_${meta.join(" · ")}_\n\n${doc.content}\n`;
 }
 
-/** Registers the document template on a server whose context has an archive. */
+/** Registers the document template; the archive opens on first use. */
 export function registerDocuments(server: McpServer, context: OpContext): void {
-  const open = (context.stores as MaybeArchive).archive?.bind(context.stores);
-  if (!open) return;
+  const open = (): Promise<DocumentSource> => context.stores.archive();
   const template = new ResourceTemplate(DOCUMENT_URI, {
     list: async () => {
       const archive = await open();

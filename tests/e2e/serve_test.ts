@@ -39,7 +39,7 @@ Deno.test("quarry serve with a token: auth, envelopes, status codes, OpenAPI and
       const health = await get("/health");
       assert.equal(health.res.status, 200);
       assert.equal(health.body.status, "ok");
-      assert.equal(health.body.stores.kv, "ok");
+      assert.deepEqual(health.body.stores, { kv: "ok", archive: "ok" });
     });
 
     await t.step("GET /fetch?url= reads the page; POST with JSON answers the same", async () => {

@@ -188,7 +188,7 @@ Deno.test("/health reports status, version and the KV store", async () => {
   assert.equal(res.status, 200);
   assert.equal(body.status, "ok");
   assert.match(body.version, /^\d+\.\d+\.\d+/);
-  assert.equal(body.stores.kv, "ok");
+  assert.deepEqual(body.stores, { kv: "ok", archive: "ok" });
   await a.close();
 });
 
