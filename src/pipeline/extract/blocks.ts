@@ -30,8 +30,10 @@ const HEADING_LEVEL: Readonly<Record<string, number>> = {
   h5: 5,
   h6: 6,
 };
-const SPACES_RE = /[ \t\f\r\u00a0\u200b]+/g;
-const LINE_EDGE_RE = / *\n */g;
+/** Marks a `<br>` in the buffer; source newlines are just spaces. */
+const BR = "\ue000";
+const SPACES_RE = /[\s\u200b]+/g;
+const BR_RE = / ?\ue000[ \ue000]*/g;
 const NEWLINES_RE = /\n+/g;
 const TRAILING_WS_RE = /[ \t\r]+$/gm;
 const EDGE_BLANK_LINES_RE = /^\n+|\n+$/g;
@@ -51,10 +53,9 @@ interface Context {
 
 const P: Context = { type: "p" };
 
-/** Collapses whitespace within lines; `<br>` newlines survive. */
+/** Collapses whitespace; each run of `<br>` becomes one newline. */
 function normalize(text: string): string {
-  return text.replace(SPACES_RE, " ").replace(LINE_EDGE_RE, "\n").replace(NEWLINES_RE, "\n")
-    .trim();
+  return text.replace(SPACES_RE, " ").replace(BR_RE, "\n").trim();
 }
 
 /** Text of a `<pre>`, keeping its line breaks (`<br>` included) and indentation. */
@@ -106,7 +107,7 @@ export function toSegments(root: Element): Segment[] {
       const tag = el.localName.toLowerCase();
       if (SKIP_TAGS.has(tag)) continue;
       if (tag === "br") {
-        buf += "\n";
+        buf += BR;
         continue;
       }
       if (!BLOCK_TAGS.has(tag)) {

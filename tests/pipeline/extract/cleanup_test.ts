@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { cleanArticle } from "../../../src/pipeline/extract/cleanup.ts";
+import { fallbackRoot } from "../../../src/pipeline/extract/fallback.ts";
+import { parsePage } from "../../../src/pipeline/extract/prepare.ts";
+
+const doc = (html: string) =>
+  parsePage(`<html><head></head><body>${html}</body></html>`, "https://x/", "https://x/").document;
+const LONG = "Real article text that goes on for a while. ".repeat(20);
+
+Deno.test("cleanArticle() removes captions, date lines and widgets", () => {
+  const d = doc(`<div id="a"><p class="byline">By Ann</p><p>${LONG}</p>
+    <figure><img src="x.jpg"><figcaption>Photo: Agency</figcaption></figure>
+    <div class="author-box">Ann writes about rivers.</div><ul class="related-posts"><li>Other</li></ul>
+    <table><tr><td class="date">2024-01-01</td><td>Opening</td></tr></table></div>`);
+  const root = d.querySelector("#a")!;
+  cleanArticle(root);
+  const text = root.textContent ?? "";
+  assert.doesNotMatch(text, /By Ann|Photo: Agency|writes about rivers|Other/);
+  assert.match(text, /Real article text/);
+  assert.match(text, /2024-01-01/, "dates in tables are data");
+});
+
+Deno.test("cleanArticle() keeps a wrapper whose class looks like a widget", () => {
+  const d = doc(
+    `<div id="a"><div class="related-content-wrapper"><p>${LONG}</p></div><p>short</p></div>`,
+  );
+  const root = d.querySelector("#a")!;
+  cleanArticle(root);
+  assert.match(root.textContent ?? "", /Real article text/);
+});
+
+Deno.test("fallbackRoot() drops page furniture but keeps the main content", () => {
+  const d = doc(`<header>Site</header><nav>Menu</nav><div class="cookie-banner">Accept</div>
+    <main><header><h1>Heading</h1></header><p>${LONG}</p></main><aside>Ads</aside><footer>Foot</footer>`);
+  const text = fallbackRoot(d).textContent ?? "";
+  assert.match(text, /Heading/, "an article's own header stays");
+  assert.match(text, /Real article text/);
+  assert.doesNotMatch(text, /Site|Menu|Accept|Ads|Foot/);
+});
