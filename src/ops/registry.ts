@@ -12,6 +12,12 @@ import { doctorOp } from "./doctor.ts";
 import { docsOp } from "./docs.ts";
 import { deepOp } from "./deep.ts";
 import { cacheClearOp, cacheStatsOp } from "./cache.ts";
+import { archiveSearchOp } from "./archive_search.ts";
+import { archiveRelatedOp } from "./archive_related.ts";
+import { archiveShowOp } from "./archive_show.ts";
+import { archiveStatsOp } from "./archive_stats.ts";
+import { archiveExportOp } from "./archive_export.ts";
+import { archiveIndexOp } from "./archive_index.ts";
 
 /** All operations, in the order `--help` lists them. */
 export const OPERATIONS: readonly Operation[] = [
@@ -22,5 +28,11 @@ export const OPERATIONS: readonly Operation[] = [
   deepOp,
   cacheClearOp,
   cacheStatsOp,
+  archiveSearchOp,
+  archiveRelatedOp,
+  archiveShowOp,
+  archiveStatsOp,
+  archiveExportOp,
+  archiveIndexOp,
   doctorOp,
 ] as unknown as readonly Operation[];

@@ -38,6 +38,9 @@ const FRONT_DATE = /^date:\s*["']?(.*?)["']?\s*$/m;
 const H1 = /^[ \t]*#[ \t]+(.+?)[ \t]*#*[ \t]*$/m;
 const EXTENSION = /\.([^./\\]+)$/;
 const HTML_LIKE = /^\s*</;
+/** Markdown images, and links whose target would otherwise be indexed as words. */
+const MD_IMAGE = /!\[[^\]]*\]\([^)]*\)/g;
+const MD_LINK = /\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)/g;
 
 /** Keys a JSON saved page may use for each field, in order of preference. */
 const JSON_KEYS = {
@@ -125,7 +128,11 @@ export function readFileDocuments(
   if (kind === "markdown" || kind === "text") {
     const md = kind === "markdown" ? readMarkdown(text, name) : { title: name, body: text.trim() };
     if (!md.body && !md.title) return [];
-    const doc: DocumentInput = { ...base, title: md.title, content: md.body, type: kind };
+    // Citations are read from the Markdown; the index gets its text without link targets.
+    const content = kind === "markdown"
+      ? md.body.replace(MD_IMAGE, "").replace(MD_LINK, "$1")
+      : md.body;
+    const doc: DocumentInput = { ...base, title: md.title, content, type: kind };
     if ("date" in md && md.date) doc.publishedAt = md.date;
     return [{ doc, citations: citationsOf(md.body, undefined, "citation") }];
   }
