@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { QuarryError } from "../errors.ts";
 import { checkUrl } from "../pipeline/guard.ts";
-import { type PageRead, readPages } from "../pipeline/read.ts";
+import type { PageRead } from "../pipeline/read.ts";
+import { readRemembered } from "../store/page_memory.ts";
 import type { Link, PageStatus } from "../pipeline/types.ts";
 import { parseDuration } from "../config.ts";
 import { type Envelope, failure } from "../render/envelope.ts";
@@ -60,6 +61,9 @@ export interface FetchedPage {
   next_start?: number | null;
   excerpts?: Excerpt[];
   tokens?: number;
+  archive_id?: string;
+  /** Unchanged since it was archived (HTTP 304): the archived text was used. */
+  revalidated?: boolean;
 }
 
 /** Cuts content to the requested window and says where the next one starts. */
@@ -90,6 +94,8 @@ export function toFetchedPage(page: PageRead, options: PageView): FetchedPage {
     final_url: page.fetch.finalUrl,
     status: page.status,
     ...(page.reason === undefined ? {} : { reason: page.reason }),
+    ...(page.archiveId === undefined ? {} : { archive_id: page.archiveId }),
+    ...(page.revalidated ? { revalidated: true } : {}),
   };
   const article = page.extracted?.article;
   if (!article) return base;
@@ -175,13 +181,13 @@ export const fetchOp = defineOp({
     const timeoutMs = args.timeout
       ? parseDuration(args.timeout, "--timeout")
       : ctx.config.timeoutMs;
-    const pages = await readPages(urls, {
+    const pages = await readRemembered(ctx, urls, {
       timeoutMs,
       userAgent: ctx.config.userAgent,
       allowPrivateNetwork: ctx.config.allowPrivateNetwork,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
-    }, ctx);
+    }, args.query);
     const results = pages.map((p) => toFetchedPage(p, args));
     const metadata = {
       returned: results.filter((r) => r.status === "ok").length,

@@ -9,7 +9,6 @@ import { EngineChainError, searchEngines, TIME_RANGES } from "../pipeline/engine
 import { parseQuery } from "../pipeline/query.ts";
 import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
 import { pageRelevance } from "../pipeline/rank/relevance.ts";
-import { readPages } from "../pipeline/read.ts";
 import {
   type Budget,
   research,
@@ -22,6 +21,7 @@ import { countTokens } from "../pipeline/tokens.ts";
 import { QuarryError } from "../errors.ts";
 import { type Envelope, failure, type Metadata } from "../render/envelope.ts";
 import { renderPages } from "../render/markdown.ts";
+import { readRemembered } from "../store/page_memory.ts";
 import { kvSessions } from "../store/sessions.ts";
 import { withCache } from "../store/with_cache.ts";
 import {
@@ -77,14 +77,14 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
       return { candidates: answer.candidates, engine: answer.engine, attempts: answer.attempts };
     },
     read: (urls) =>
-      readPages(urls, {
+      readRemembered(ctx, urls, {
         timeoutMs,
         deadlineMs: timeoutMs + 2000,
         userAgent: ctx.config.userAgent,
         allowPrivateNetwork: ctx.config.allowPrivateNetwork,
         signal: ctx.signal,
         onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
-      }, ctx),
+      }, args.query),
     excerpts: (article, query, budget) =>
       rankExcerpts(article.blocks, query, {
         mode: "search",

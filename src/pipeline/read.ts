@@ -17,6 +17,10 @@ export interface PageRead {
   /** Final status: the fetch status, or `empty` when extraction found nothing. */
   status: PageStatus;
   reason?: string;
+  /** Where the page went in the archive, when it was archived. */
+  archiveId?: string;
+  /** The page was unchanged (HTTP 304) and its archived text was used. */
+  revalidated?: boolean;
 }
 
 /** What reading needs from outside. */
@@ -59,7 +63,14 @@ export async function readPages(
   options: Partial<FetchOptions>,
   deps: ReadDeps,
 ): Promise<PageRead[]> {
-  const results = await fetchAll(urls, options, deps);
+  return await extractAll(await fetchAll(urls, options, deps), deps);
+}
+
+/** Extracts fetched pages, off the event loop when `deps.extract` is a worker pool. */
+export async function extractAll(
+  results: FetchResult[],
+  deps: Pick<ReadDeps, "extract">,
+): Promise<PageRead[]> {
   const offload = deps.extract;
   if (!offload) return results.map((r) => extractFetched(r));
   return await Promise.all(

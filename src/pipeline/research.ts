@@ -66,8 +66,6 @@ export interface ResearchDeps {
   /** URLs already returned in this session for this query. */
   seen?(urls: string[]): Promise<Set<string>>;
   markSeen?(urls: string[]): Promise<void>;
-  /** Archives a read page; returns its archive id. */
-  archive?(page: PageRead, candidate: Candidate): Promise<string | undefined>;
   now(): number;
 }
 
@@ -171,10 +169,9 @@ export async function research(
   );
   const ok: ResearchResult[] = [];
   const failed: ResearchResult[] = [];
-  await Promise.all(pages.map(async (page, i) => {
+  pages.forEach((page, i) => {
     const c = toRead[i]!;
-    const archiveId = deps.archive && page.extracted ? await deps.archive(page, c) : undefined;
-    const withId = archiveId === undefined ? {} : { archive_id: archiveId };
+    const withId = page.archiveId === undefined ? {} : { archive_id: page.archiveId };
     if (page.status !== "ok" || !page.extracted) {
       failed.push({ ...failedResult(page, c), ...withId });
       return;
@@ -207,7 +204,7 @@ export async function research(
       published: article.published ?? c.published ?? null,
       ...withId,
     });
-  }));
+  });
   // Deterministic: relevance, then engine rank, then URL.
   ok.sort((a, b) =>
     (b.relevance ?? 0) - (a.relevance ?? 0) || (a.rank ?? 0) - (b.rank ?? 0) ||

@@ -102,13 +102,17 @@ function captcha(url: URL): Response {
   return new Response(body, { status, headers });
 }
 
-function conditional(req: Request): Response {
+/** A real article with validators, so a 304 has something worth reusing. */
+async function conditional(req: Request): Promise<Response> {
   const validators = { etag: ETAG, "last-modified": LAST_MODIFIED };
   const since = Date.parse(req.headers.get("if-modified-since") ?? "");
   if (req.headers.get("if-none-match") === ETAG || since >= Date.parse(LAST_MODIFIED)) {
     return new Response(null, { status: 304, headers: validators });
   }
-  return html("Cacheable page", 200, validators);
+  const body = await Deno.readFile(new URL("articles/http2.html", FIXTURES));
+  return new Response(body, {
+    headers: { "content-type": "text/html; charset=utf-8", ...validators },
+  });
 }
 
 /** Answers `/fault/<name>` with the fault it names. */
@@ -178,7 +182,7 @@ const serveFault: Route = async (req, url, web) => {
   if (name.startsWith("type/")) {
     return new Response(PNG, { headers: { "content-type": name.slice("type/".length) } });
   }
-  if (name === "etag") return conditional(req);
+  if (name === "etag") return await conditional(req);
   return undefined;
 };
 

@@ -31,7 +31,8 @@ export const RESEARCH_RESULTS: readonly SerpEntry[] = [
   {
     path: "/pages/articles/http2.html",
     title: "A practical guide to HTTP/2 multiplexing",
-    snippet: "How HTTP/2 multiplexes streams over one TCP connection, and why HTTP/3 uses QUIC.",
+    snippet:
+      "How HTTP/2 multiplexes streams over one TCP connection, and why its head-of-line blocking led HTTP/3 to QUIC.",
   },
   {
     path: "https://x.com/someone/status/1",

@@ -1,0 +1,123 @@
+/**
+ * Reading pages with memory: every page read goes into the archive, and a
+ * page read before is re-fetched conditionally (If-None-Match /
+ * If-Modified-Since); on 304 its archived text is reused.
+ * @module
+ */
+import type { OpContext } from "../ops/types.ts";
+import type { FetchOptions } from "../pipeline/fetch.ts";
+import { blocksFromMarkdown } from "../pipeline/markdown_blocks.ts";
+import { extractAll, type PageRead } from "../pipeline/read.ts";
+import { fetchAll } from "../pipeline/fetch.ts";
+import type { Article, FetchResult } from "../pipeline/types.ts";
+import type { Archive } from "./archive.ts";
+import { archivePage } from "./archive_page.ts";
+import type { ArchivedDocument } from "./archive_types.ts";
+import { hasValidators, kvPages, type PageRecord } from "./pages.ts";
+
+/** An article rebuilt from an archived document. */
+export function articleFromArchive(doc: ArchivedDocument): Article {
+  const meta = doc.metadata as { site_name?: string; excerpt?: string };
+  return {
+    title: doc.title,
+    byline: doc.byline,
+    site: doc.site ?? meta.site_name ?? null,
+    lang: doc.lang,
+    published: doc.publishedAt,
+    excerpt: meta.excerpt ?? null,
+    text: doc.content,
+    markdown: doc.content,
+    blocks: blocksFromMarkdown(doc.content),
+    links: [],
+  };
+}
+
+function fromArchive(result: FetchResult, doc: ArchivedDocument): PageRead {
+  return {
+    fetch: { ...result, status: "ok" },
+    extracted: { status: "ok", extractor: "text", article: articleFromArchive(doc) },
+    status: "ok",
+    archiveId: doc.id,
+    revalidated: true,
+  };
+}
+
+function archiveOne(
+  archive: Archive,
+  page: PageRead,
+  query: string | undefined,
+  now: number,
+): string | undefined {
+  if (!page.extracted || page.status !== "ok") return undefined;
+  return archivePage(archive, {
+    url: page.fetch.url,
+    finalUrl: page.fetch.finalUrl,
+    article: page.extracted.article,
+    ...(query === undefined ? {} : { query }),
+    fetchedAt: new Date(now).toISOString(),
+  });
+}
+
+/**
+ * Fetches, extracts and archives pages. Store failures never fail a page:
+ * they are reported through `ctx.progress` and the page is returned as read.
+ */
+export async function readRemembered(
+  ctx: OpContext,
+  urls: string[],
+  options: Partial<FetchOptions>,
+  query?: string,
+): Promise<PageRead[]> {
+  let records = new Map<string, PageRecord>();
+  let archive: Archive | undefined;
+  try {
+    archive = await ctx.stores.archive();
+    records = await kvPages(await ctx.stores.kv()).getMany(urls);
+  } catch (error) {
+    ctx.progress(`archive unavailable: ${error instanceof Error ? error.message : error}`);
+  }
+  const validators = Object.fromEntries(
+    [...records].filter(([, r]) => hasValidators(r.validators)).map(([u, r]) => [u, r.validators]),
+  );
+  const results = await fetchAll(urls, { ...options, validators }, ctx);
+  // A 304 for a page whose archived copy is gone: ask again without validators.
+  const lost = results.filter((r) =>
+    r.status === "not_modified" && !archive?.get(records.get(r.url)?.archiveId ?? "")
+  ).map((r) => r.url);
+  const again = lost.length > 0 ? await fetchAll(lost, options, ctx) : [];
+  const final = results.map((first) => again.find((r) => r.url === first.url) ?? first);
+  const extracted = await extractAll(final, ctx);
+  const pages: PageRead[] = [];
+  for (const [i, result] of final.entries()) {
+    const record = records.get(result.url);
+    const doc = result.status === "not_modified" && record
+      ? archive?.get(record.archiveId)
+      : undefined;
+    if (doc) {
+      pages.push(fromArchive(result, doc));
+      continue;
+    }
+    const page = extracted[i]!;
+    if (archive) {
+      try {
+        const id = archiveOne(archive, page, query, ctx.now());
+        if (id !== undefined) {
+          page.archiveId = id;
+          if (hasValidators(result.validators)) {
+            await kvPages(await ctx.stores.kv()).set(result.url, {
+              archiveId: id,
+              validators: result.validators,
+              fetchedAt: new Date(ctx.now()).toISOString(),
+            });
+          }
+        }
+      } catch (error) {
+        ctx.progress(
+          `could not archive ${result.url}: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+    }
+    pages.push(page);
+  }
+  return pages;
+}
