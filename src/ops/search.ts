@@ -9,8 +9,10 @@ import { EngineChainError, searchEngines, TIME_RANGES } from "../pipeline/engine
 import { parseQuery } from "../pipeline/query.ts";
 import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
 import { pageRelevance } from "../pipeline/rank/relevance.ts";
+import { answerFromArchive } from "../pipeline/local.ts";
 import {
   type Budget,
+  fitToTotal,
   research,
   type ResearchDeps,
   type ResearchOutcome,
@@ -59,6 +61,12 @@ const input = z.object({
   timeout: timeoutField,
   ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)").optional(),
   force: z.boolean().default(false).describe("Bypass the cache and refresh it"),
+  local: z.boolean().default(false).describe(
+    "Answer from the archive of pages read before, without the network",
+  ),
+  preferArchive: z.boolean().default(false).describe(
+    "Put archived pages that answer the question well ahead of web results",
+  ),
   diagnostics: diagnosticsField,
 });
 
@@ -135,6 +143,83 @@ function metadata(
   };
 }
 
+/** Archived pages at least this relevant go ahead of web results with --prefer-archive. */
+export const PREFER_ARCHIVE_MIN_RELEVANCE = 0.5;
+
+function perPageTokens(args: SearchInput) {
+  return args.maxTokens === undefined
+    ? undefined
+    : { max: Math.max(1, Math.floor(args.maxTokens / args.count)), count: countTokens };
+}
+
+async function fromArchive(ctx: OpContext, args: SearchInput): Promise<ResearchResult[]> {
+  const tokens = perPageTokens(args);
+  return answerFromArchive(await ctx.stores.archive(), args.query, {
+    count: args.count,
+    budgetChars: args.budget,
+    ...(tokens ? { budgetTokens: tokens } : {}),
+  });
+}
+
+async function computeLocal(
+  ctx: OpContext,
+  args: SearchInput,
+  budget: Budget,
+  started: number,
+): Promise<Envelope<ResearchResult>> {
+  const found = await fromArchive(ctx, args);
+  const fitted = fitToTotal(found, budget, countTokens);
+  const results = fitted.results.filter((r) => (r.excerpts?.length ?? 0) > 0);
+  const metadata = {
+    engine: "archive",
+    total_available: found.length,
+    returned: results.length,
+    tokens_used: fitted.tokensUsed,
+    chars_used: fitted.charsUsed,
+    ...(args.maxTokens === undefined ? {} : { max_tokens: args.maxTokens }),
+    elapsed_ms: ctx.now() - started,
+  };
+  if (results.length === 0) {
+    return failure(
+      "search",
+      new QuarryError("NOT_FOUND", `The archive has no page that answers "${args.query}"`, {
+        suggestions: [
+          "Search the web without --local",
+          "Index folders with `quarry archive index`",
+        ],
+      }),
+      { query: args.query, results: [], metadata },
+    );
+  }
+  return { success: true, command: "search", query: args.query, results, metadata };
+}
+
+/** Archived answers first, then web results for other pages, refitted to the total budget. */
+function preferArchived(
+  archived: ResearchResult[],
+  outcome: ResearchOutcome,
+  budget: Budget,
+): ResearchOutcome {
+  const good = archived.filter((r) => (r.relevance ?? 0) >= PREFER_ARCHIVE_MIN_RELEVANCE);
+  if (good.length === 0) return outcome;
+  const ids = new Set(good.map((r) => r.archive_id));
+  const urls = new Set(good.map((r) => r.url));
+  const web = outcome.results.filter((r) =>
+    !urls.has(r.url) && !(r.archive_id && ids.has(r.archive_id))
+  );
+  const ok = [...good, ...web.filter((r) => r.status === "ok")];
+  const fitted = fitToTotal(ok, budget, countTokens);
+  return {
+    ...outcome,
+    results: [
+      ...fitted.results.filter((r) => (r.excerpts?.length ?? 0) > 0),
+      ...web.filter((r) => r.status !== "ok"),
+    ],
+    tokensUsed: fitted.tokensUsed,
+    charsUsed: fitted.charsUsed,
+  };
+}
+
 async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<ResearchResult>> {
   const started = ctx.now();
   const timeoutMs = args.timeout ? parseDuration(args.timeout, "--timeout") : ctx.config.timeoutMs;
@@ -143,6 +228,8 @@ async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<Rese
     total: args.totalBudget,
     ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),
   };
+  if (args.local) return await computeLocal(ctx, args, budget, started);
+  const archived = args.preferArchive ? await fromArchive(ctx, args) : [];
   const kv = await ctx.stores.kv();
   let outcome: ResearchOutcome;
   try {
@@ -160,6 +247,7 @@ async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<Rese
       : { elapsed_ms: ctx.now() - started };
     return failure("search", error, { query: args.query, metadata: meta });
   }
+  if (archived.length > 0) outcome = preferArchived(archived, outcome, budget);
   const meta = metadata(outcome, args, started, ctx.now());
   if (meta.returned === 0) {
     const why = outcome.results.length > 0

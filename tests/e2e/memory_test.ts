@@ -52,3 +52,34 @@ Deno.test("quarry search gives each page it read an archive id", async () => {
     await web.close();
   }
 });
+
+Deno.test("quarry search --local answers from pages read before, without the network", async () => {
+  const web = await startFixtureWeb();
+  const home = await tempHome();
+  const env = { QUARRY_DDG_URL: `${web.origin}/research`, QUARRY_ENGINES: "duckduckgo" };
+  try {
+    const query = "why does HTTP/3 avoid head-of-line blocking";
+    await runQuarry(["search", query, "--json", "--timeout", "1s"], { home, env });
+    const before = web.requests.length;
+    const run = await runQuarry(
+      ["search", "QUIC lost packet stream ordering", "--local", "--json"],
+      {
+        home,
+        env,
+      },
+    );
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const out = run.json as Env & { metadata: { engine: string } };
+    assert.equal(out.metadata.engine, "archive");
+    assert.equal(web.requests.length, before, "no request reached the web");
+    assert.match(out.results[0]!.url, /http3\.html$/);
+    const missing = await runQuarry(["search", "sourdough hydration ratio", "--local", "--json"], {
+      home,
+      env,
+    });
+    assert.equal(missing.code, 1);
+    assert.equal((missing.json as { error: { code: string } }).error.code, "NOT_FOUND");
+  } finally {
+    await web.close();
+  }
+});
