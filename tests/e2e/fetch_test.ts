@@ -178,8 +178,13 @@ Deno.test("quarry fetch never requests a private address unless allowed", async 
 
 Deno.test("quarry help, version and bad usage exit with 0, 0 and 2", async () => {
   const help = await runQuarry(["fetch", "--help"]);
-  assert.equal(help.code, 0);
+  assert.equal(help.code, 0, help.stderr);
   assert.match(help.stdout, /--format/);
+  const root = await runQuarry(["--help"]);
+  assert.equal(root.code, 0, root.stderr);
+  for (const command of ["search", "links", "fetch", "archive", "cache", "serve", "mcp"]) {
+    assert.match(root.stdout, new RegExp(`\\n  ${command} `), command);
+  }
   const version = await runQuarry(["--version"]);
   assert.equal(version.code, 0);
   assert.match(version.stdout, /^\d+\.\d+\.\d+/);
