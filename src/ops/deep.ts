@@ -90,17 +90,6 @@ export function archiveReport(
   return id;
 }
 
-/**
- * The archive of the context's stores. The accessor is being added to
- * `Stores`; until every context has it, a context without one gets a
- * reported `archive_error` instead of a crash.
- */
-async function openArchive(ctx: OpContext): Promise<Archive> {
-  const stores = ctx.stores as unknown as { archive?: () => Archive | Promise<Archive> };
-  if (typeof stores.archive !== "function") throw new Error("The archive store is not available");
-  return await stores.archive();
-}
-
 async function compute(ctx: OpContext, args: DeepInput): Promise<Envelope<Citation>> {
   const started = ctx.now();
   const completion = await deepResearch(ctx, {
@@ -119,7 +108,7 @@ async function compute(ctx: OpContext, args: DeepInput): Promise<Envelope<Citati
   let archiveId: string | null = null;
   let archiveError: string | undefined;
   try {
-    const archive = await openArchive(ctx);
+    const archive = await ctx.stores.archive();
     archiveId = archiveReport(archive, args.query, completion, new Date(ctx.now()).toISOString());
   } catch (error) {
     // The answer is worth returning even when it could not be kept.

@@ -10,7 +10,7 @@ interface Env {
   metadata: Record<string, unknown>;
 }
 
-Deno.test("quarry deep returns a cited answer without reasoning, then from the cache", async () => {
+Deno.test("quarry deep returns a cited answer, archives it, then answers from the cache", async () => {
   const web = await startFixtureWeb();
   const home = await tempHome();
   const env = { QUARRY_PERPLEXITY_URL: `${web.origin}/perplexity`, PERPLEXITY_API_KEY: "pplx-e2e" };
@@ -40,6 +40,21 @@ Deno.test("quarry deep returns a cited answer without reasoning, then from the c
     assert.match(again.stdout, /^## Sources$/m);
     const count = web.requests.filter((r) => r.includes("chat/completions")).length;
     assert.equal(count, 1, "the second run was a cache hit");
+
+    const search = await runQuarry(["archive", "search", "checkpoint starvation", "--json"], {
+      home,
+    });
+    assert.equal(search.code, 0, search.stderr);
+    const hits = (search.json as { results: { id: string; source: string }[] }).results;
+    assert.equal(hits.length, 1);
+    assert.equal(hits[0]?.id, first.metadata.archive_id);
+    assert.equal(hits[0]?.source, "research");
+    const related = await runQuarry(["archive", "related", hits[0]!.id, "--json"], { home });
+    assert.equal(related.code, 0, related.stderr);
+    const edges = (related.json as { results: { url: string | null; kind: string }[] }).results;
+    assert.ok(
+      edges.some((e) => e.kind === "citation" && e.url === "https://www.sqlite.org/wal.html"),
+    );
   } finally {
     await web.close();
     await Deno.remove(home, { recursive: true });

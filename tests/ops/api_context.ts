@@ -6,7 +6,7 @@
  */
 import { configFromEnv, type Env } from "../../src/config.ts";
 import type { OpContext } from "../../src/ops/types.ts";
-import { Archive } from "../../src/store/archive.ts";
+import type { Archive } from "../../src/store/archive.ts";
 import { storesFor } from "../../src/store/stores.ts";
 import type { FixtureWeb } from "../support/fixture_web.ts";
 
@@ -33,17 +33,6 @@ export async function apiContext(web: FixtureWeb, env: Env = {}): Promise<ApiTes
     QUARRY_PERPLEXITY_URL: `${web.origin}/perplexity`,
     ...env,
   });
-  const base = storesFor(config);
-  let archive: Archive | undefined;
-  // The archive in the same temp directory, opened on first use like the real stores.
-  const stores = {
-    ...base,
-    archive: () => Promise.resolve(archive ??= Archive.open(`${home}/archive.db`)),
-    async close() {
-      archive?.close();
-      await base.close();
-    },
-  };
   const clock = { t: Date.UTC(2026, 10, 21, 12) };
   const sleeps: number[] = [];
   const ctx: OpContext = {
@@ -57,14 +46,14 @@ export async function apiContext(web: FixtureWeb, env: Env = {}): Promise<ApiTes
       return Promise.resolve();
     },
     random: () => 0.5,
-    stores,
+    stores: storesFor(config),
     progress: () => {},
   };
   return {
     ctx,
     clock,
     sleeps,
-    archive: stores.archive,
+    archive: () => ctx.stores.archive(),
     async close() {
       await ctx.stores.close();
       await Deno.remove(home, { recursive: true });
