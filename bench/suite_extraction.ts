@@ -196,7 +196,7 @@ async function readabilitySection(corpora: string): Promise<BenchSection> {
     ) as ExpectedMetadata;
     const options = { classesToPreserve: READABILITY_TEST_CLASSES };
     const { article } = extract(source, READABILITY_TEST_URL, options);
-    const raw = extract(source, READABILITY_TEST_URL, { ...options, cleanup: false }).article;
+    const raw = extract(source, READABILITY_TEST_URL, { ...options, refine: false }).article;
     const expectedText = squeeze(
       parseHTML(`<html><body>${expectedHtml}</body></html>`).document.body.textContent ?? "",
     );
@@ -221,10 +221,10 @@ async function readabilitySection(corpora: string): Promise<BenchSection> {
     {
       metric: "same article text",
       value: `${sameText}/${cases.length}`,
-      note: "whitespace ignored; cleanup removes captions, bylines, widgets",
+      note: "whitespace ignored; refine drops captions, bylines, widgets and adds the lead",
     },
     {
-      metric: "same article text, cleanup off",
+      metric: "same article text, refine off",
       value: `${sameRawText}/${cases.length}`,
       note: "Readability over linkedom as Quarry runs it",
     },

@@ -11,6 +11,7 @@ import type { Article, ExtractResult } from "./types.ts";
 import { toBlocks, toSegments, toText } from "./extract/blocks.ts";
 import { fallbackRoot } from "./extract/fallback.ts";
 import { cleanArticle } from "./extract/cleanup.ts";
+import { findLead, prependLead } from "./extract/lead.ts";
 import { collectLinks } from "./extract/links.ts";
 import { toMarkdown } from "./extract/markdown.ts";
 import { type PageMetadata, readMetadata, toIsoDate } from "./extract/metadata.ts";
@@ -30,10 +31,11 @@ export interface ExtractConfig {
   /** Classes Readability keeps on elements (all others are stripped). */
   classesToPreserve: string[];
   /**
-   * Remove captions and widgets (author boxes, share bars, "related" lists)
-   * that Readability leaves inside the article. Off, the text is Readability's.
+   * Refine Readability's article: drop the captions, date lines and widgets
+   * (author boxes, share bars, "related" lists) it keeps, and put back the
+   * lead paragraph it drops with the header. Off, the text is Readability's.
    */
-  cleanup: boolean;
+  refine: boolean;
 }
 
 /** Default thresholds. */
@@ -43,7 +45,7 @@ export const DEFAULT_EXTRACT_CONFIG: Readonly<ExtractConfig> = Object.freeze({
   emptyChars: 80,
   charThreshold: 500,
   classesToPreserve: [],
-  cleanup: true,
+  refine: true,
 });
 
 /** Options of {@linkcode extract}. */
@@ -157,9 +159,11 @@ export function extract(body: string, url: string, options: ExtractOptions = {})
   const urls: ExtractUrls = { pageUrl, baseUrl: baseUrlOf(html, pageUrl) };
   const { document } = parsePage(html, urls.pageUrl, urls.baseUrl);
   const meta = readMetadata(document, urls.baseUrl);
+  const lead = config.refine ? findLead(document) : null;
   const found = runReadability(document, config);
   if (found?.content) {
-    if (config.cleanup) cleanArticle(found.content);
+    if (config.refine) cleanArticle(found.content);
+    if (lead) prependLead(found.content, lead);
     const article = articleFrom(found.content, mergeMetadata(meta, found), urls);
     if (article.text.length >= config.minReadabilityChars) {
       return { status: "ok", extractor: "readability", article };

@@ -152,15 +152,15 @@ Deno.test("extract() reads text/plain with a charset parameter as text", () => {
   assert.equal(result.article.title, "Title line");
 });
 
-Deno.test("extract() with cleanup off keeps Readability's text, captions included", () => {
+Deno.test("extract() with refine off keeps Readability's text, captions included", () => {
   const html = `<html><body><article><p>${
     "A long enough paragraph of article text. ".repeat(20)
   }</p>
     <figure><img src="a.jpg"><figcaption>Caption credit: Agency</figcaption></figure>
     <p>${"Another paragraph of the same article. ".repeat(10)}</p></article></body></html>`;
   const on = extract(html, "https://x.example/");
-  const off = extract(html, "https://x.example/", { cleanup: false });
+  const off = extract(html, "https://x.example/", { refine: false });
   assert.doesNotMatch(on.article.text, /Caption credit/);
   assert.match(off.article.text, /Caption credit/);
-  assert.equal(DEFAULT_EXTRACT_CONFIG.cleanup, true);
+  assert.equal(DEFAULT_EXTRACT_CONFIG.refine, true);
 });

@@ -9,22 +9,23 @@ import { parseHTML } from "linkedom";
 type LinkedDocument = Document;
 
 /**
- * Scripts, styles and comments carry no readable text but cost parse time
- * and memory, so they are cut out of the string before parsing. One
+ * Scripts, styles, comments and inline SVG (icons: thousands of path nodes)
+ * carry no readable text but cost parse time and memory, so they are cut
+ * out of the string before parsing. One
  * alternation scanned left to right mirrors the HTML tokenizer: whichever of
  * `<!--`, `<script`, `<style` starts first wins, so a `<script>` inside a
  * comment (or `<!--` inside a script) does not swallow real content. An
  * end tag runs to its `>` (`</script\n<!-- … -->` is one tag to a browser).
  */
 const STRIP_RE =
-  /<!--[\s\S]*?-->|<script\b([^>]*)>[\s\S]*?<\/script(?:[\s/][^>]*)?>|<style\b[^>]*>[\s\S]*?<\/style(?:[\s/][^>]*)?>/gi;
+  /<!--[\s\S]*?-->|<script\b([^>]*)>[\s\S]*?<\/script(?:[\s/][^>]*)?>|<style\b[^>]*>[\s\S]*?<\/style(?:[\s/][^>]*)?>|<svg\b[\s\S]*?<\/svg\s*>/gi;
 /** JSON-LD scripts hold metadata (author, dates) that Readability and we read. */
 const JSON_LD_RE = /\btype\s*=\s*["']?application\/ld\+json/i;
 /** `<base href>` changes what relative links resolve against. */
 const BASE_HREF_RE = /<base\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i;
 
 /**
- * Removes comments, styles and every script but JSON-LD from `html`.
+ * Removes comments, styles, inline SVG and every script but JSON-LD from `html`.
  *
  * @example
  * ```ts

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { cleanArticle } from "../../../src/pipeline/extract/cleanup.ts";
 import { fallbackRoot } from "../../../src/pipeline/extract/fallback.ts";
+import { findLead, prependLead } from "../../../src/pipeline/extract/lead.ts";
 import { parsePage } from "../../../src/pipeline/extract/prepare.ts";
 
 const doc = (html: string) =>
@@ -36,4 +37,21 @@ Deno.test("fallbackRoot() drops page furniture but keeps the main content", () =
   assert.match(text, /Heading/, "an article's own header stays");
   assert.match(text, /Real article text/);
   assert.doesNotMatch(text, /Site|Menu|Accept|Ads|Foot/);
+});
+
+Deno.test("findLead() finds the standfirst next to the headline and prependLead() adds it once", () => {
+  const d = doc(`<article><header><h1>Headline</h1>
+    <p class="article-lead">The one-sentence summary that the header carries.</p></header>
+    <div id="body"><p>${LONG}</p></div></article>`);
+  const lead = findLead(d);
+  assert.equal(lead, "The one-sentence summary that the header carries.");
+  const root = d.querySelector("#body")!;
+  prependLead(root, lead!);
+  prependLead(root, lead!);
+  assert.equal(root.firstElementChild?.textContent, lead);
+  assert.equal(root.querySelectorAll("p").length, 2);
+});
+
+Deno.test("findLead() ignores pages without a headline", () => {
+  assert.equal(findLead(doc(`<p class="intro">${LONG}</p>`)), null);
 });
