@@ -172,6 +172,7 @@ export const archiveSearchOp = defineOp({
       metadata: {
         total: result.total,
         total_available: result.total,
+        ...(result.totalEstimated ? { total_estimated: true } : {}),
         returned: results.length,
         offset: args.offset,
         limit: args.limit,
@@ -185,7 +186,8 @@ export const archiveSearchOp = defineOp({
     const hits = envelope.results as ArchiveHitResult[];
     const total = envelope.metadata.total as number;
     if (hits.length === 0) return `No archived document matches "${envelope.query ?? ""}".\n`;
-    const lines = [`${hits.length} of ${total} archived documents\n`];
+    const about = envelope.metadata.total_estimated ? "about " : "";
+    const lines = [`${hits.length} of ${about}${total} archived documents\n`];
     for (const hit of hits) {
       const where = hit.url ?? hit.path ?? "";
       const when = (hit.published_at ?? hit.fetched_at).slice(0, 10);

@@ -175,7 +175,7 @@ export class Archive {
       refreshVocabulary(this.#sql);
       ({ query, expansions } = expandFuzzy(this.#sql, query));
     }
-    const { hits, total } = rankDocuments(
+    const { hits, total, estimated } = rankDocuments(
       this.#sql,
       query,
       options,
@@ -189,7 +189,7 @@ export class Archive {
         hit.citedBy = this.#walk(Number(hit.id), depth, "in", this.#config.maxHitCitations);
       }
     }
-    return { hits, total, expansions };
+    return { hits, total, totalEstimated: estimated, expansions };
   }
 
   /** Term statistics for query planning, cached until the next write. */

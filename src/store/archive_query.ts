@@ -222,12 +222,9 @@ export function planMatch(
       : `${count} AND (${query.should.map(fts).join(" OR ")} OR ${every})`;
   } else {
     count = any(query.should);
-    const select = split && split.select.length > 0 && split.rankOnly.length > 0
-      ? split
-      : undefined;
-    rank = select
-      ? `${any(select.select)} AND (${select.rankOnly.map(fts).join(" OR ")} OR ${every})`
-      : count;
+    if (!split || split.select.length === 0) rank = count;
+    else if (split.rankOnly.length === 0) rank = any(split.select);
+    else rank = `${any(split.select)} AND (${split.rankOnly.map(fts).join(" OR ")} OR ${every})`;
   }
   const highlight = [...query.must, ...query.should].map(fts).join(" OR ");
   return { rank: `(${rank})${not}`, count: `(${count})${not}`, highlight };

@@ -39,6 +39,12 @@ export interface SearchConfig {
    * that holds them a candidate. @default {200}
    */
   candidateBudget: number;
+  /**
+   * Above this many postings (the sum of the words' document frequencies)
+   * the total of a plain word query is estimated instead of counted.
+   * @default {50_000}
+   */
+  exactCountPostings: number;
   /** The budget grows to this many candidates per hit asked for (offset + limit). @default {10} */
   candidatesPerHit: number;
   /**
@@ -60,6 +66,7 @@ export const DEFAULT_SEARCH_CONFIG: SearchConfig = {
   candidateBudget: 200,
   candidatesPerHit: 10,
   maxTermShare: 0.2,
+  exactCountPostings: 50_000,
 };
 
 /** What the archive knows about its terms: how many documents hold each, and in all. */
@@ -176,6 +183,30 @@ export function splitByFrequency(
   return split;
 }
 
+/**
+ * The number of documents holding any of the ranking words, estimated from
+ * their document frequencies as if words occurred independently — or
+ * undefined when counting exactly is cheap (few postings) or the query is
+ * more than a list of words. Counting a union of long posting lists costs
+ * more than ranking does.
+ */
+export function estimateTotal(
+  query: ParsedQuery,
+  stats: TermStats,
+  exactPostings: number,
+): number | undefined {
+  if (query.must.length > 0) return undefined;
+  const freqs: number[] = [];
+  for (const node of query.should) {
+    if (node.kind !== "term" || node.tokens.length !== 1 || node.prefix) return undefined;
+    freqs.push(stats.docFreq(node.tokens[0]!));
+  }
+  if (freqs.reduce((a, b) => a + b, 0) <= exactPostings) return undefined;
+  const n = stats.documents();
+  const none = freqs.reduce((p, df) => p * (1 - Math.min(df, n) / n), 1);
+  return Math.max(Math.max(...freqs), Math.round(n * (1 - none)));
+}
+
 /** Ranks a parsed query; returns hits without citations, and the total count. */
 export function rankDocuments(
   sql: Sql,
@@ -183,7 +214,7 @@ export function rankDocuments(
   options: SearchOptions,
   config: SearchConfig = DEFAULT_SEARCH_CONFIG,
   stats?: TermStats,
-): { hits: SearchHit[]; total: number } {
+): { hits: SearchHit[]; total: number; estimated: boolean } {
   const fields = options.fields?.filter((f) => SEARCH_FIELDS.includes(f));
   const limit = Math.max(0, Math.min(options.limit ?? 10, config.maxLimit));
   const offset = Math.max(0, options.offset ?? 0);
@@ -193,7 +224,7 @@ export function rankDocuments(
     ? splitByFrequency(query.should, stats, budget, config.maxTermShare)
     : undefined;
   const plan = planMatch(query, fields, split);
-  if (plan === undefined) return { hits: [], total: 0 };
+  if (plan === undefined) return { hits: [], total: 0, estimated: false };
   const { where, params } = filters(options);
   const join = where.length > 0 ? " JOIN documents d ON d.id = f.rowid" : "";
   const conditions = ["document_content MATCH ?", ...where].join(" AND ");
@@ -214,7 +245,10 @@ export function rankDocuments(
     limit,
     offset,
   );
-  const total = options.count === false ? -1 : sql.get<{ n: number }>(
+  const estimate = where.length === 0 && query.not.length === 0 && !fields && stats
+    ? estimateTotal(query, stats, config.exactCountPostings)
+    : undefined;
+  const total = options.count === false ? -1 : estimate ?? sql.get<{ n: number }>(
     `SELECT count(*) AS n FROM document_content f${join} WHERE ${conditions}`,
     plan.count,
     ...params,
@@ -232,7 +266,7 @@ export function rankDocuments(
     score: -row.score,
     snippets: options.snippets === false ? {} : snippetsOf(sql, plan.highlight, row.id, config),
   }));
-  return { hits, total };
+  return { hits, total, estimated: estimate !== undefined };
 }
 
 function snippetsOf(

@@ -138,6 +138,8 @@ export interface SearchResult {
   hits: SearchHit[];
   /** Every matching document, or -1 when not counted. */
   total: number;
+  /** True when `total` was estimated from word frequencies (large archives). */
+  totalEstimated: boolean;
   /** Words added by `fuzzy`, each with the query word it stands for. */
   expansions: Record<string, string[]>;
 }
