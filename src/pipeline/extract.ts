@@ -10,7 +10,7 @@ import { Readability } from "@mozilla/readability";
 import type { Article, ExtractResult } from "./types.ts";
 import { toBlocks, toSegments, toText } from "./extract/blocks.ts";
 import { fallbackRoot } from "./extract/fallback.ts";
-import { cleanArticle } from "./extract/cleanup.ts";
+import { cleanArticle, trimTail } from "./extract/cleanup.ts";
 import { findLead, prependLead } from "./extract/lead.ts";
 import { collectLinks } from "./extract/links.ts";
 import { toMarkdown } from "./extract/markdown.ts";
@@ -163,6 +163,7 @@ export function extract(body: string, url: string, options: ExtractOptions = {})
   const found = runReadability(document, config);
   if (found?.content) {
     if (config.refine) cleanArticle(found.content);
+    if (config.refine) trimTail(found.content);
     if (lead) prependLead(found.content, lead);
     const article = articleFrom(found.content, mergeMetadata(meta, found), urls);
     if (article.text.length >= config.minReadabilityChars) {

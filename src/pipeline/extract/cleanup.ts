@@ -22,6 +22,59 @@ const MAX_DATELINE_CHARS = 120;
 /** A matching element this large is a wrapper with content, not a widget. */
 const MAX_WIDGET_SHARE = 0.25;
 
+/** A tail block whose text is mostly link text is a list of other pages. */
+const TAIL_LINK_DENSITY = 0.5;
+const HEADING_TAGS = new Set(["H1", "H2", "H3", "H4", "H5", "H6"]);
+const WRAPPER_TAGS = new Set(["DIV", "SECTION", "ARTICLE", "MAIN"]);
+const MAX_HEADING_CHARS = 80;
+const MAX_TAIL_DEPTH = 4;
+/** Link lists longer than this share of the article are its content. */
+const MAX_TAIL_SHARE = 0.5;
+
+function linkDensity(el: Element): number {
+  const total = (el.textContent ?? "").replace(/\s+/g, "").length;
+  if (total === 0) return 1;
+  let links = 0;
+  for (const a of el.querySelectorAll("a")) {
+    links += (a.textContent ?? "").replace(/\s+/g, "").length;
+  }
+  return links / total;
+}
+
+/**
+ * Drops link lists at the end of the article ("Read more", "Related") and
+ * the heading that introduces them — unless they are most of the article
+ * (a page that is a list of links).
+ */
+export function trimTail(root: Element): void {
+  const doomed: Element[] = [];
+  let chars = 0;
+  let container: Element | null = root;
+  for (let depth = 0; container !== null && depth < MAX_TAIL_DEPTH; depth++) {
+    while (container.children.length === 1 && container.firstElementChild) {
+      container = container.firstElementChild;
+    }
+    let found = false;
+    let el: Element | null = container.lastElementChild;
+    for (; el !== null; el = el.previousElementSibling) {
+      const text = (el.textContent ?? "").trim();
+      if (!text) continue; // Images and embeds carry no text to judge: keep them.
+      if (linkDensity(el) >= TAIL_LINK_DENSITY) {
+        found = true;
+      } else if (!(found && HEADING_TAGS.has(el.nodeName) && text.length < MAX_HEADING_CHARS)) {
+        break;
+      }
+      doomed.push(el);
+      chars += text.length;
+    }
+    // The article may end inside a wrapper: look at the wrapper's own tail.
+    container = el !== null && WRAPPER_TAGS.has(el.nodeName) ? el : null;
+  }
+  if (chars <= MAX_TAIL_SHARE * (root.textContent ?? "").trim().length) {
+    for (const el of doomed) el.remove();
+  }
+}
+
 /**
  * Removes captions, date lines and embedded widgets from `root` (mutated). Elements that
  * hold a large share of the text are kept whatever their class says.

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cleanArticle } from "../../../src/pipeline/extract/cleanup.ts";
+import { cleanArticle, trimTail } from "../../../src/pipeline/extract/cleanup.ts";
 import { fallbackRoot } from "../../../src/pipeline/extract/fallback.ts";
 import { findLead, prependLead } from "../../../src/pipeline/extract/lead.ts";
 import { parsePage } from "../../../src/pipeline/extract/prepare.ts";
@@ -54,4 +54,24 @@ Deno.test("findLead() finds the standfirst next to the headline and prependLead(
 
 Deno.test("findLead() ignores pages without a headline", () => {
   assert.equal(findLead(doc(`<p class="intro">${LONG}</p>`)), null);
+});
+
+Deno.test("trimTail() drops a closing 'related' link list and its heading", () => {
+  const d = doc(`<div id="a"><div><p>${LONG}</p><p>Last real paragraph.</p>
+    <h3>Read more</h3><ul><li><a href="/1">One story</a></li><li><a href="/2">Two story</a></li></ul>
+    <p><img src="end.jpg"></p></div></div>`);
+  const root = d.querySelector("#a")!;
+  trimTail(root);
+  const text = root.textContent ?? "";
+  assert.match(text, /Last real paragraph\./);
+  assert.doesNotMatch(text, /Read more|One story/);
+  assert.ok(root.querySelector("img"), "images at the end stay");
+});
+
+Deno.test("trimTail() keeps a page that is mostly a list of links", () => {
+  const d = doc(`<div id="a"><h1>Links</h1><ul><li><a href="/1">First resource</a></li>
+    <li><a href="/2">Second resource</a></li></ul></div>`);
+  const root = d.querySelector("#a")!;
+  trimTail(root);
+  assert.match(root.textContent ?? "", /First resource/);
 });
