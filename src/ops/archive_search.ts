@@ -79,6 +79,8 @@ export interface ArchiveHitResult {
   snippets: Record<string, string>;
   cites?: RelatedResult[];
   cited_by?: RelatedResult[];
+  /** Citing sentences that match the query, highlighted. */
+  mentions?: { from: string; context: string }[];
 }
 
 /** The envelope shape of a related document. */
@@ -113,6 +115,7 @@ function hitResult(hit: SearchHit, rank: number): ArchiveHitResult {
     snippets: hit.snippets,
     ...(hit.cites ? { cites: hit.cites.map(relatedResult) } : {}),
     ...(hit.citedBy ? { cited_by: hit.citedBy.map(relatedResult) } : {}),
+    ...(hit.mentions ? { mentions: hit.mentions } : {}),
   };
 }
 
@@ -199,6 +202,7 @@ export const archiveSearchOp = defineOp({
         ...renderNeighbours("Cites", hit.cites),
         ...renderNeighbours("Cited by", hit.cited_by),
       ];
+      for (const m of hit.mentions ?? []) graph.push(`Cited as (#${m.from}): “${m.context}”`);
       if (graph.length > 0) lines.push("", ...graph);
       lines.push("");
     }

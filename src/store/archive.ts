@@ -12,6 +12,7 @@ import { canonicalUrl } from "../pipeline/url.ts";
 import { expandFuzzy, refreshVocabulary } from "./archive_fuzzy.ts";
 import { EVERY_TOKEN, parseQuery } from "./archive_query.ts";
 import {
+  citationMentions,
   DEFAULT_SEARCH_CONFIG,
   rankDocuments,
   type SearchConfig,
@@ -175,7 +176,7 @@ export class Archive {
       refreshVocabulary(this.#sql);
       ({ query, expansions } = expandFuzzy(this.#sql, query));
     }
-    const { hits, total, estimated } = rankDocuments(
+    const { hits, total, estimated, highlight } = rankDocuments(
       this.#sql,
       query,
       options,
@@ -187,6 +188,14 @@ export class Archive {
       for (const hit of hits) {
         hit.cites = this.#walk(Number(hit.id), depth, "out", this.#config.maxHitCitations);
         hit.citedBy = this.#walk(Number(hit.id), depth, "in", this.#config.maxHitCitations);
+        if (highlight) {
+          hit.mentions = citationMentions(
+            this.#sql,
+            highlight,
+            Number(hit.id),
+            this.#config.search,
+          );
+        }
       }
     }
     return { hits, total, totalEstimated: estimated, expansions };

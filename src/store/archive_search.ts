@@ -214,7 +214,7 @@ export function rankDocuments(
   options: SearchOptions,
   config: SearchConfig = DEFAULT_SEARCH_CONFIG,
   stats?: TermStats,
-): { hits: SearchHit[]; total: number; estimated: boolean } {
+): { hits: SearchHit[]; total: number; estimated: boolean; highlight?: string } {
   const fields = options.fields?.filter((f) => SEARCH_FIELDS.includes(f));
   const limit = Math.max(0, Math.min(options.limit ?? 10, config.maxLimit));
   const offset = Math.max(0, options.offset ?? 0);
@@ -266,7 +266,7 @@ export function rankDocuments(
     score: -row.score,
     snippets: options.snippets === false ? {} : snippetsOf(sql, plan.highlight, row.id, config),
   }));
-  return { hits, total, estimated: estimate !== undefined };
+  return { hits, total, estimated: estimate !== undefined, highlight: plan.highlight };
 }
 
 function snippetsOf(
@@ -302,4 +302,29 @@ function snippetsOf(
     }
   }
   return snippets;
+}
+
+/**
+ * Sentences elsewhere in the archive that cite a document and match the
+ * query (from the citation-context index), highlighted: what others say
+ * about a hit, in the words searched for.
+ */
+export function citationMentions(
+  sql: Sql,
+  match: string,
+  id: number,
+  config: SearchConfig = DEFAULT_SEARCH_CONFIG,
+  limit = 5,
+): { from: string; context: string }[] {
+  return sql.all<{ source_id: number; context: string }>(
+    `SELECT c.source_id, highlight(citation_content, 0, ?, ?) AS context
+       FROM citation_content JOIN citations c ON c.id = citation_content.rowid
+      WHERE citation_content MATCH ? AND c.target_id = ? AND c.kind <> 'similar'
+      ORDER BY rank LIMIT ?`,
+    config.highlight[0],
+    config.highlight[1],
+    match,
+    id,
+    limit,
+  ).map((r) => ({ from: String(r.source_id), context: r.context }));
 }

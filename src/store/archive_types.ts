@@ -131,6 +131,8 @@ export interface SearchHit {
   snippets: Partial<Record<SearchField, string>>;
   cites?: RelatedDocument[];
   citedBy?: RelatedDocument[];
+  /** Sentences of citing documents that match the query, highlighted (with `citations`). */
+  mentions?: { from: string; context: string }[];
 }
 
 /** A page of search hits. */

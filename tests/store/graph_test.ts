@@ -104,6 +104,9 @@ Deno.test("citations link to documents archived before or after, and related() w
     assert.deepEqual(hit.cites!.map((c) => c.id), [moon!.id]);
     assert.deepEqual(hit.citedBy!.map((c) => c.id), [report!.id]);
     assert.equal(hit.citedBy![0]!.context, "Tides follow the moon.");
+    assert.deepEqual(hit.mentions, [{ from: report!.id, context: "**Tides** follow the moon." }]);
+    const plain = a.search("tides").hits.find((h) => h.id === tides!.id)!;
+    assert.equal(plain.mentions, undefined, "mentions come with citations only");
     assert.equal(a.related("999"), undefined);
   } finally {
     await t.close();
