@@ -242,13 +242,18 @@ async function scaleSection(ctx: BenchContext, dir: string): Promise<BenchSectio
     }
     archive.optimize();
     const seconds = (performance.now() - started) / 1000;
-    const latencies: number[] = [];
-    for (const text of corpus.queries.values()) {
-      const t0 = performance.now();
-      archive.search(text, { limit: K });
-      latencies.push(performance.now() - t0);
-    }
-    const p95 = percentile(latencies, 95);
+    const timed = (options: { snippets?: boolean; count?: boolean }) => {
+      const latencies: number[] = [];
+      for (const text of corpus.queries.values()) {
+        const t0 = performance.now();
+        archive.search(text, { limit: K, ...options });
+        latencies.push(performance.now() - t0);
+      }
+      return latencies;
+    };
+    const full = timed({});
+    const ranking = timed({ snippets: false, count: false });
+    const p95 = percentile(full, 95);
     const size = archive.stats().bytes;
     archive.close();
     return {
@@ -260,9 +265,13 @@ async function scaleSection(ctx: BenchContext, dir: string): Promise<BenchSectio
           note: `${seconds.toFixed(1)} s`,
         },
         {
-          metric: "query p50 / p95",
-          value: `${percentile(latencies, 50).toFixed(1)} / ${p95.toFixed(1)} ms`,
+          metric: "query p50 / p95, full hits",
+          value: `${percentile(full, 50).toFixed(1)} / ${p95.toFixed(1)} ms`,
           note: `target p95 ≤ ${TARGET_P95_MS} ms ${p95 <= TARGET_P95_MS ? "✓" : "✗"}`,
+        },
+        {
+          metric: "query p50 / p95, ranking",
+          value: `${percentile(ranking, 50).toFixed(1)} / ${percentile(ranking, 95).toFixed(1)} ms`,
         },
         { metric: "database size", value: `${(size / 1e6).toFixed(0)} MB` },
       ],
