@@ -12,8 +12,10 @@ export const TEXT_TOKENIZER = "porter unicode61 remove_diacritics 1";
 /** Each entry is one migration; its index + 1 is the version it brings the archive to. */
 export const MIGRATIONS: readonly string[] = [
   `
+  -- AUTOINCREMENT: an id is never reused, so an id kept elsewhere (the KV
+  -- page cache, a report) can never come to name another document.
   CREATE TABLE documents (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     url TEXT,
     canonical_url TEXT,
     title TEXT NOT NULL DEFAULT '',

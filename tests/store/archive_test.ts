@@ -128,3 +128,22 @@ Deno.test("stats() counts documents by source and citations by kind", async () =
     await t.close();
   }
 });
+
+Deno.test("document ids are never reused after a delete", async () => {
+  const t = await tempArchive();
+  try {
+    const file = (path: string) => ({
+      ...webDoc("", "N", "text"),
+      url: null,
+      source: "file" as const,
+      path,
+    });
+    const [a] = t.archive.upsertDocuments([file("/a.md")]);
+    t.archive.deleteByPath("/a.md");
+    const [b] = t.archive.upsertDocuments([file("/b.md")]);
+    assert.notEqual(a!.id, b!.id);
+    assert.equal(t.archive.get(a!.id), undefined);
+  } finally {
+    await t.close();
+  }
+});
