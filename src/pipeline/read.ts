@@ -36,7 +36,7 @@ export interface ReadDeps {
  * Extracts one fetched page (or takes the extraction done elsewhere); a page
  * that did not fetch passes through.
  */
-export function extractFetched(result: FetchResult, done?: ExtractResult): PageRead {
+export function extractFetched(result: FetchResult, done?: ExtractResult | Error): PageRead {
   if (result.status !== "ok" || result.body === undefined) {
     return {
       fetch: result,
@@ -44,11 +44,19 @@ export function extractFetched(result: FetchResult, done?: ExtractResult): PageR
       ...(result.reason === undefined ? {} : { reason: result.reason }),
     };
   }
-  const extracted = done ?? extract(
-    result.body,
-    result.finalUrl,
-    result.contentType === undefined ? {} : { contentType: result.contentType },
-  );
+  let extracted: ExtractResult;
+  try {
+    if (done instanceof Error) throw done;
+    extracted = done ?? extract(
+      result.body,
+      result.finalUrl,
+      result.contentType === undefined ? {} : { contentType: result.contentType },
+    );
+  } catch (error) {
+    // One page the extractor chokes on must not fail the batch.
+    const why = error instanceof Error ? error.message : String(error);
+    return { fetch: result, status: "empty", reason: `could not extract the page: ${why}` };
+  }
   return {
     fetch: result,
     extracted,
@@ -78,7 +86,8 @@ export async function extractAll(
       r.status === "ok" && r.body !== undefined
         ? extractFetched(
           r,
-          await offload(r.body, r.finalUrl, r.contentType ? { contentType: r.contentType } : {}),
+          await offload(r.body, r.finalUrl, r.contentType ? { contentType: r.contentType } : {})
+            .catch((e: unknown) => e instanceof Error ? e : new Error(String(e))),
         )
         : extractFetched(r)
     ),
