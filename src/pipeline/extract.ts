@@ -7,7 +7,7 @@
  * @module
  */
 import { Readability } from "@mozilla/readability";
-import type { Article, ExtractResult } from "./types.ts";
+import type { Article, Block, ExtractResult } from "./types.ts";
 import { toBlocks, toSegments, toText } from "./extract/blocks.ts";
 import { fallbackRoot } from "./extract/fallback.ts";
 import { cleanArticle, trimTail } from "./extract/cleanup.ts";
@@ -60,6 +60,8 @@ export interface ExtractOptions extends Partial<ExtractConfig> {
 
 /** Media types whose body is the article as it stands. */
 const TEXT_TYPES = new Set(["text/plain", "text/markdown", "text/x-markdown"]);
+/** An excerpt shorter than this is a label, not a summary. */
+const MIN_EXCERPT_CHARS = 50;
 const EMPTY_JS_REASON = "probably rendered by JavaScript";
 const EMPTY_REASON = "the page has no readable text";
 
@@ -87,6 +89,13 @@ function nonEmpty(value: string | null | undefined): string | null {
   return s ? s : null;
 }
 
+/** The first paragraph that reads as a summary, else the first paragraph. */
+function firstParagraph(blocks: Block[]): string | null {
+  const paragraphs = blocks.filter((b) => b.type === "p");
+  return (paragraphs.find((b) => b.text.length >= MIN_EXCERPT_CHARS) ?? paragraphs[0])?.text ??
+    null;
+}
+
 /** Builds the article from a content element and what is known about the page. */
 function articleFrom(root: Element, meta: PageMetadata, urls: ExtractUrls): Article {
   const segments = toSegments(root);
@@ -97,7 +106,7 @@ function articleFrom(root: Element, meta: PageMetadata, urls: ExtractUrls): Arti
     site: meta.site,
     lang: meta.lang,
     published: toIsoDate(meta.published),
-    excerpt: meta.excerpt ?? blocks.find((b) => b.type === "p")?.text ?? null,
+    excerpt: meta.excerpt ?? firstParagraph(blocks),
     text: toText(segments),
     markdown: toMarkdown(root),
     blocks,
@@ -120,8 +129,15 @@ function mergeMetadata(meta: PageMetadata, found: ReadabilityArticle): PageMetad
     byline: nonEmpty(found.byline) ?? meta.byline,
     site: nonEmpty(found.siteName) ?? meta.site,
     published: nonEmpty(found.publishedTime) ?? meta.published,
-    excerpt: nonEmpty(found.excerpt) ?? meta.excerpt,
+    // Without a description, Readability takes the first <p>, which may be a
+    // label ("Problems"); a longer paragraph from the refined blocks serves better.
+    excerpt: meta.excerpt ?? longEnough(found.excerpt),
   };
+}
+
+function longEnough(excerpt: string | null | undefined): string | null {
+  const s = nonEmpty(excerpt);
+  return s && s.length >= MIN_EXCERPT_CHARS ? s : null;
 }
 
 function pageUrlOf(url: string): string {

@@ -9,9 +9,12 @@
 
 /** Captions credit and describe pictures; the pictures are gone from text. */
 const CAPTION_RE = /(?:^|[\s_-])(?:wp-caption-text|caption|figure__caption|imagedescription)/i;
-/** Class or id words of widgets that sit inside article containers. */
+/**
+ * Class or id words of widgets that sit inside article containers (navboxes
+ * and "[edit]" links are Wikipedia's, a common enough source to name).
+ */
 const WIDGET_RE =
-  /(?:^|[\s_-])(?:author-?(?:box|bio|info|description)|about-?author|related|newsletter|subscribe|share|sharing|social|ratings?|breadcrumbs?|toc|post-?meta|entry-?meta|tags|categories)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:author-?(?:box|bio|info|description)|about-?author|related|newsletter|subscribe|share|sharing|social|ratings?|breadcrumbs?|toc|post-?meta|entry-?meta|tags|categories|navbox|sidebar|mw-editsection)(?:$|[\s_-])/i;
 /** Class or id words of the byline and date lines above or below an article. */
 const DATELINE_RE =
   /(?:^|[\s_-])(?:byline|dateline|datum|date|timestamp|published|posted-?on|post-?date|entry-?date|article-?date)(?:$|[\s_-])/i;

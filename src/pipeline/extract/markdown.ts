@@ -189,6 +189,23 @@ function addPreRule(service: Turndown): void {
   });
 }
 
+const LINK_DEST_SPECIAL_RE = /([<>()])/g;
+
+/** Links without their `title` tooltips, which repeat the text and cost tokens. */
+function addLinkRule(service: Turndown): void {
+  service.addRule("plainLink", {
+    filter: (node) => node.nodeName === "A" && !!(node as Element).getAttribute("href"),
+    replacement: (content, node) => {
+      if (!content.trim()) return "";
+      const href = ((node as Element).getAttribute("href") ?? "").replace(
+        LINK_DEST_SPECIAL_RE,
+        "\\$1",
+      );
+      return `[${content}](${href.includes(" ") ? `<${href}>` : href})`;
+    },
+  });
+}
+
 /** Inline images as data URIs are noise (and can be megabytes) in Markdown. */
 function addImageRule(service: Turndown): void {
   service.addRule("dataImage", {
@@ -213,6 +230,7 @@ export function toMarkdown(root: Element): string {
   addTableRules(service);
   addListRule(service);
   addPreRule(service);
+  addLinkRule(service);
   addImageRule(service);
   return service.turndown(root).replace(BLANK_RUN_RE, "\n\n").trim();
 }

@@ -42,3 +42,12 @@ Deno.test("toMarkdown() escapes Markdown but not underscores inside words", () =
 Deno.test("toMarkdown() drops data: images but keeps their alt text", () => {
   assert.equal(md(`<p>logo <img alt="Acme" src="data:image/png;base64,AAAA"></p>`), "logo Acme");
 });
+
+Deno.test("toMarkdown() writes links without title tooltips and skips empty ones", () => {
+  assert.equal(
+    md(
+      `<p><a href="https://a.example/x y" title="Tip">text</a> <a href="https://b.example/"> </a>end</p>`,
+    ),
+    "[text](<https://a.example/x y>) end",
+  );
+});
