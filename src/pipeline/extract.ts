@@ -51,15 +51,18 @@ export const DEFAULT_EXTRACT_CONFIG: Readonly<ExtractConfig> = Object.freeze({
 /** Options of {@linkcode extract}. */
 export interface ExtractOptions extends Partial<ExtractConfig> {
   /**
-   * Media type of the body without parameters. `text/plain` and
-   * `text/markdown` are read as text; anything else as HTML.
+   * Media type of the body (parameters are ignored). `text/plain`,
+   * `text/markdown`, other non-markup `text/*` and JSON are read as text;
+   * anything else as HTML.
    * @default {"text/html"}
    */
   contentType?: string;
 }
 
 /** Media types whose body is the article as it stands. */
-const TEXT_TYPES = new Set(["text/plain", "text/markdown", "text/x-markdown"]);
+const MARKDOWN_TYPES = new Set(["text/markdown", "text/x-markdown"]);
+/** `text/*` but markup, and JSON: bodies read as they stand. */
+const TEXT_TYPE_RE = /^(?:text\/(?!html|xml)[\w.+-]+|application\/(?:[\w.-]+\+)?json)$/;
 /** An excerpt shorter than this is a label, not a summary. */
 const MIN_EXCERPT_CHARS = 50;
 const EMPTY_JS_REASON = "probably rendered by JavaScript";
@@ -162,8 +165,8 @@ export function extract(body: string, url: string, options: ExtractOptions = {})
   const { contentType, ...overrides } = options;
   const config: ExtractConfig = { ...DEFAULT_EXTRACT_CONFIG, ...overrides };
   const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (TEXT_TYPES.has(type)) {
-    const article = textArticle(body, type !== "text/plain");
+  if (TEXT_TYPE_RE.test(type)) {
+    const article = textArticle(body, MARKDOWN_TYPES.has(type));
     if (article.text.length >= config.emptyChars) {
       return { status: "ok", extractor: "text", article };
     }

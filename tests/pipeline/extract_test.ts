@@ -164,3 +164,18 @@ Deno.test("extract() with refine off keeps Readability's text, captions included
   assert.match(off.article.text, /Caption credit/);
   assert.equal(DEFAULT_EXTRACT_CONFIG.refine, true);
 });
+
+Deno.test("extract() reads CSV and JSON bodies as text, HTML-ish types as HTML", () => {
+  const csv = extract("name,score\nann,3\n", "https://x.example/a.csv", {
+    contentType: "text/csv",
+    emptyChars: 1,
+  });
+  assert.equal(csv.extractor, "text");
+  const json = extract('{"a": 1}', "https://x.example/a.json", {
+    contentType: "application/ld+json",
+    emptyChars: 1,
+  });
+  assert.equal(json.extractor, "text");
+  const xhtml = extract("<p>x</p>", "https://x.example/", { contentType: "application/xhtml+xml" });
+  assert.notEqual(xhtml.extractor, "text");
+});

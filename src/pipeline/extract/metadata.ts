@@ -51,6 +51,52 @@ const ARTICLE_TYPE_RE =
 const URL_RE = /^https?:\/\//i;
 const WS_RE = /\s+/g;
 
+/** The elements metadata comes from, found in one walk (each selector query walks the whole tree). */
+interface MetaSources {
+  metas: Element[];
+  jsonLd: Element[];
+  canonical: Element | null;
+  pubTime: Element | null;
+  h1: Element | null;
+}
+
+const LD_TYPE_RE = /^\s*application\/ld\+json\s*$/i;
+const CANONICAL_RE = /(?:^|\s)canonical(?:\s|$)/i;
+const DATE_PUBLISHED_RE = /(?:^|\s)datePublished(?:\s|$)/;
+
+function scan(document: Document): MetaSources {
+  const found: MetaSources = { metas: [], jsonLd: [], canonical: null, pubTime: null, h1: null };
+  const stack: Element[] = document.documentElement ? [document.documentElement] : [];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    switch (el.nodeName) {
+      case "META":
+        found.metas.push(el);
+        break;
+      case "SCRIPT":
+        if (LD_TYPE_RE.test(el.getAttribute("type") ?? "")) found.jsonLd.push(el);
+        break;
+      case "LINK":
+        if (!found.canonical && CANONICAL_RE.test(el.getAttribute("rel") ?? "")) {
+          found.canonical = el;
+        }
+        break;
+      case "TIME":
+        if (
+          !found.pubTime && el.hasAttribute("datetime") &&
+          (el.hasAttribute("pubdate") || DATE_PUBLISHED_RE.test(el.getAttribute("itemprop") ?? ""))
+        ) found.pubTime = el;
+        break;
+      case "H1":
+        found.h1 ??= el;
+        break;
+    }
+    // Children pushed last-first so they pop in document order.
+    for (let c = el.lastElementChild; c !== null; c = c.previousElementSibling) stack.push(c);
+  }
+  return found;
+}
+
 /** Collapses whitespace; `null` for empty. */
 function clean(value: unknown): string | null {
   if (typeof value !== "string") return null;
@@ -59,9 +105,9 @@ function clean(value: unknown): string | null {
 }
 
 /** `<meta name|property|itemprop=… content=…>` as a lower-cased key → first value map. */
-function metaValues(document: Document): Map<string, string> {
+function metaValues(metas: Element[]): Map<string, string> {
   const values = new Map<string, string>();
-  for (const meta of document.querySelectorAll("meta")) {
+  for (const meta of metas) {
     const content = clean(meta.getAttribute("content"));
     if (!content) continue;
     const keys = [
@@ -115,8 +161,8 @@ function typeOf(obj: Record<string, unknown>): string {
 }
 
 /** The article-like JSON-LD object of the page, if any. */
-function jsonLd(document: Document): Record<string, unknown> | null {
-  for (const script of document.querySelectorAll('script[type="application/ld+json" i]')) {
+function jsonLd(scripts: Element[]): Record<string, unknown> | null {
+  for (const script of scripts) {
     let parsed: unknown;
     try {
       parsed = JSON.parse((script.textContent ?? "").replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, ""));
@@ -133,17 +179,19 @@ function jsonLd(document: Document): Record<string, unknown> | null {
 }
 
 /** `<html lang>`, else `<meta http-equiv="content-language">`. */
-function langOf(document: Document, values: Map<string, string>): string | null {
+function langOf(document: Document, metas: Element[], values: Map<string, string>): string | null {
   const lang = clean(document.documentElement?.getAttribute("lang")) ??
     clean(document.documentElement?.getAttribute("xml:lang"));
   if (lang) return lang;
-  const equiv = document.querySelector('meta[http-equiv="content-language" i]');
+  const equiv = metas.find((m) =>
+    (m.getAttribute("http-equiv") ?? "").toLowerCase() === "content-language"
+  );
   return clean(equiv?.getAttribute("content")?.split(",")[0]) ?? clean(values.get("language"));
 }
 
 /** The `<link rel=canonical>` URL, absolute, or `null`. */
-function canonicalOf(document: Document, baseUrl: string): string | null {
-  const href = document.querySelector('link[rel~="canonical" i]')?.getAttribute("href")?.trim();
+function canonicalOf(link: Element | null, baseUrl: string): string | null {
+  const href = link?.getAttribute("href")?.trim();
   if (!href) return null;
   try {
     const url = new URL(href, baseUrl);
@@ -163,22 +211,22 @@ function canonicalOf(document: Document, baseUrl: string): string | null {
  * ```
  */
 export function readMetadata(document: Document, baseUrl: string): PageMetadata {
-  const values = metaValues(document);
-  const ld = jsonLd(document);
+  const sources = scan(document);
+  const values = metaValues(sources.metas);
+  const ld = jsonLd(sources.jsonLd);
   const publisher = ld?.publisher;
-  const timeEl = document.querySelector("time[datetime][pubdate], time[itemprop~=datePublished]");
   const articleAuthor = values.get("article:author");
   return {
     title: clean(ld?.headline) ?? first(values, META_KEYS.title) ?? clean(document.title) ??
-      clean(document.querySelector("h1")?.textContent),
+      clean(sources.h1?.textContent),
     byline: names(ld?.author) ?? first(values, META_KEYS.byline) ??
       (articleAuthor && !URL_RE.test(articleAuthor) ? articleAuthor : null),
     site: first(values, ["og:site_name"]) ?? names(publisher) ?? first(values, META_KEYS.site),
-    lang: langOf(document, values),
+    lang: langOf(document, sources.metas, values),
     published: clean(ld?.datePublished) ?? first(values, META_KEYS.published) ??
-      clean(timeEl?.getAttribute("datetime")),
+      clean(sources.pubTime?.getAttribute("datetime")),
     excerpt: clean(ld?.description) ?? first(values, META_KEYS.excerpt),
-    canonical: canonicalOf(document, baseUrl),
+    canonical: canonicalOf(sources.canonical, baseUrl),
   };
 }
 
