@@ -44,6 +44,28 @@ function linkDensity(el: Element): number {
   return links / total;
 }
 
+/** "© 2024 Example Inc. All rights reserved." */
+const COPYRIGHT_RE = /^(?:©|\(c\)|copyright\b)|all rights reserved/i;
+const MAX_COPYRIGHT_CHARS = 200;
+/** "More on this topic:" — a label whose list is gone. */
+const LABEL_RE = /[:：]$/;
+const SENTENCE_END_RE = /[.!?…"”»]$/;
+const MAX_LABEL_CHARS = 80;
+
+/**
+ * What may end an article without being part of it: a list of links, a
+ * heading with nothing under it, a label ending in a colon, a copyright line.
+ */
+function isTailJunk(el: Element, text: string): boolean {
+  if (linkDensity(el) >= TAIL_LINK_DENSITY) return true;
+  if (HEADING_TAGS.has(el.nodeName)) {
+    // A "heading" that ends a sentence is a pull quote, which is content.
+    return text.length < MAX_HEADING_CHARS && !SENTENCE_END_RE.test(text);
+  }
+  if (text.length < MAX_LABEL_CHARS && LABEL_RE.test(text)) return true;
+  return text.length < MAX_COPYRIGHT_CHARS && COPYRIGHT_RE.test(text);
+}
+
 /**
  * Drops link lists at the end of the article ("Read more", "Related") and
  * the heading that introduces them — unless they are most of the article
@@ -57,16 +79,11 @@ export function trimTail(root: Element): void {
     while (container.children.length === 1 && container.firstElementChild) {
       container = container.firstElementChild;
     }
-    let found = false;
     let el: Element | null = container.lastElementChild;
     for (; el !== null; el = el.previousElementSibling) {
       const text = (el.textContent ?? "").trim();
       if (!text) continue; // Images and embeds carry no text to judge: keep them.
-      if (linkDensity(el) >= TAIL_LINK_DENSITY) {
-        found = true;
-      } else if (!(found && HEADING_TAGS.has(el.nodeName) && text.length < MAX_HEADING_CHARS)) {
-        break;
-      }
+      if (!isTailJunk(el, text)) break;
       doomed.push(el);
       chars += text.length;
     }

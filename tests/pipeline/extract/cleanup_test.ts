@@ -59,13 +59,21 @@ Deno.test("findLead() ignores pages without a headline", () => {
 Deno.test("trimTail() drops a closing 'related' link list and its heading", () => {
   const d = doc(`<div id="a"><div><p>${LONG}</p><p>Last real paragraph.</p>
     <h3>Read more</h3><ul><li><a href="/1">One story</a></li><li><a href="/2">Two story</a></li></ul>
+    <p>Also on this topic:</p><p>© 2025 Example Media. All rights reserved.</p>
     <p><img src="end.jpg"></p></div></div>`);
   const root = d.querySelector("#a")!;
   trimTail(root);
   const text = root.textContent ?? "";
   assert.match(text, /Last real paragraph\./);
-  assert.doesNotMatch(text, /Read more|One story/);
+  assert.doesNotMatch(text, /Read more|One story|this topic|All rights/);
   assert.ok(root.querySelector("img"), "images at the end stay");
+});
+
+Deno.test("trimTail() keeps a closing pull quote set as a heading", () => {
+  const d = doc(`<div id="a"><p>${LONG}</p><h3>He never came back to the valley.</h3></div>`);
+  const root = d.querySelector("#a")!;
+  trimTail(root);
+  assert.match(root.textContent ?? "", /never came back/);
 });
 
 Deno.test("trimTail() keeps a page that is mostly a list of links", () => {
