@@ -8,6 +8,7 @@ import { type CliIo, runCli } from "./front/cli.ts";
 import { realContext } from "./front/context.ts";
 import { mcpCommand } from "./front/mcp_command.ts";
 import { serveCommand } from "./front/serve_command.ts";
+import { archiveIndexExtension } from "./ops/archive_schedule.ts";
 import { OPERATIONS } from "./ops/registry.ts";
 
 const encoder = new TextEncoder();
@@ -38,7 +39,13 @@ export async function main(args: string[]): Promise<number> {
     context: () => realContext(config, progress),
   };
   const extras = [
-    serveCommand({ ops: OPERATIONS, config, context: io.context, stderr }),
+    serveCommand({
+      ops: OPERATIONS,
+      config,
+      context: io.context,
+      stderr,
+      extensions: [archiveIndexExtension(stderr)],
+    }),
     mcpCommand({ ops: OPERATIONS, context: io.context }),
   ];
   return await runCli(args, OPERATIONS, io, extras);

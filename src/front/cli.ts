@@ -54,14 +54,24 @@ function optionFor(info: FieldInfo, short: string | undefined): Option {
   return option;
 }
 
+/**
+ * The last positional, when it is text, takes every remaining word, so
+ * `quarry search how do tides work` needs no quotes.
+ */
+function joinsWords(op: Operation, index: number, info: FieldInfo): boolean {
+  return index === (op.positionals ?? []).length - 1 && info.kind === "string";
+}
+
 /** Collects commander's parsed values into the op's input object. */
 function collectInput(op: Operation, cmd: Command, fields: FieldInfo[]): Record<string, unknown> {
   const opts = cmd.opts();
   const out: Record<string, unknown> = {};
   const positional = new Set((op.positionals ?? []).map((p) => p.field));
   (op.positionals ?? []).forEach((p, i) => {
-    const value = cmd.processedArgs[i];
-    if (value !== undefined) out[p.field] = value;
+    const value: unknown = cmd.processedArgs[i];
+    if (Array.isArray(value) && fields.find((f) => f.name === p.field)?.kind === "string") {
+      if (value.length > 0) out[p.field] = value.join(" ");
+    } else if (value !== undefined) out[p.field] = value;
   });
   for (const f of fields) {
     if (positional.has(f.name)) continue;
@@ -117,9 +127,9 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
   const cmd = parent.command(op.command.at(-1)!).description(op.summary);
   const fields = fieldsOf(op.input);
   const byName = new Map(fields.map((f) => [f.name, f]));
-  for (const p of op.positionals ?? []) {
+  for (const [i, p] of (op.positionals ?? []).entries()) {
     const info = byName.get(p.field)!;
-    const name = p.variadic ? `${p.field}...` : p.field;
+    const name = p.variadic || joinsWords(op, i, info) ? `${p.field}...` : p.field;
     cmd.argument(info.optional ? `[${name}]` : `<${name}>`, info.description);
   }
   const positional = new Set((op.positionals ?? []).map((p) => p.field));

@@ -120,10 +120,10 @@ Deno.test("quarry search --max-tokens keeps the whole answer within the token bu
   }
 });
 
-Deno.test("quarry search prints a Markdown report by default", async () => {
+Deno.test("quarry search prints a Markdown report by default, and needs no quotes", async () => {
   const web = await startFixtureWeb();
   try {
-    const run = await runQuarry(["search", QUERY, "--timeout", "1s", "-n", "2"], {
+    const run = await runQuarry(["search", ...QUERY.split(" "), "--timeout", "1s", "-n", "2"], {
       env: env(web.origin),
     });
     assert.equal(run.code, 0, run.stderr);
