@@ -43,8 +43,11 @@ export const DEFAULT_ROUTES: Route[] = [
   ...researchRoutes,
 ];
 
-/** Starts a fixture web on 127.0.0.1 with an ephemeral port. */
-export async function startFixtureWeb(routes: Route[] = DEFAULT_ROUTES): Promise<FixtureWeb> {
+/**
+ * Starts a fixture web on 127.0.0.1 with an ephemeral port. `Deno.serve`
+ * listens synchronously; the promise keeps callers free to change that.
+ */
+export function startFixtureWeb(routes: Route[] = DEFAULT_ROUTES): Promise<FixtureWeb> {
   const requests: string[] = [];
   const hangs = new AbortController();
   const info: FixtureWebInfo = { origin: "", closing: hangs.signal };
@@ -63,7 +66,7 @@ export async function startFixtureWeb(routes: Route[] = DEFAULT_ROUTES): Promise
     return new Response("not found", { status: 404, headers: { "content-type": "text/plain" } });
   });
   info.origin = `http://127.0.0.1:${server.addr.port}`;
-  return {
+  return Promise.resolve({
     get origin() {
       return info.origin;
     },
@@ -73,5 +76,5 @@ export async function startFixtureWeb(routes: Route[] = DEFAULT_ROUTES): Promise
       hangs.abort();
       await server.shutdown();
     },
-  };
+  });
 }
