@@ -10,7 +10,7 @@ import { Readability } from "@mozilla/readability";
 import type { Article, Block, ExtractResult } from "./types.ts";
 import { toBlocks, toSegments, toText } from "./extract/blocks.ts";
 import { fallbackRoot } from "./extract/fallback.ts";
-import { cleanArticle, trimTail } from "./extract/cleanup.ts";
+import { cleanArticle, trimHead, trimTail } from "./extract/cleanup.ts";
 import { findLead, prependLead } from "./extract/lead.ts";
 import { collectLinks } from "./extract/links.ts";
 import { toMarkdown } from "./extract/markdown.ts";
@@ -181,9 +181,12 @@ export function extract(body: string, url: string, options: ExtractOptions = {})
   const lead = config.refine ? findLead(document) : null;
   const found = runReadability(document, config);
   if (found?.content) {
-    if (config.refine) cleanArticle(found.content);
-    if (config.refine) trimTail(found.content);
-    if (lead) prependLead(found.content, lead);
+    if (config.refine) {
+      cleanArticle(found.content);
+      trimTail(found.content);
+      trimHead(found.content);
+      if (lead) prependLead(found.content, lead);
+    }
     const article = articleFrom(found.content, mergeMetadata(meta, found), urls);
     if (article.text.length >= config.minReadabilityChars) {
       return { status: "ok", extractor: "readability", article };

@@ -95,6 +95,50 @@ export function trimTail(root: Element): void {
   }
 }
 
+/** "23.10.2018", "2021-10-16". */
+const NUMERIC_DATE_RE = /\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:19|20)\d\d-\d\d-\d\d\b/;
+const YEAR_RE = /\b(?:19|20)\d\d\b/;
+/** A month name (en, de, fr, es, it, pl stems) or a clock time next to a year. */
+const MONTH_OR_TIME_RE =
+  /(?:^|[^\p{L}])(?:jan|feb|mär|mar|apr|ma[iyj]|jun|jul|aug|sep|o[ck]t|nov|de[cz]|juin|juil|août|déc|ene|abr|ago|dic|gen|giu|lug|set|ott|sty|lut|kwi|cze|lip|sie|wrz|paź|lis|gru)|\b\d{1,2}:\d\d\b/iu;
+/** A date line is short; longer text with a year in it is content. */
+const MAX_DATE_LINE_CHARS = 60;
+/** How many leading lines may be date lines (date, "updated" date, reading time). */
+const MAX_DATE_LINES = 3;
+
+function isDateLine(text: string): boolean {
+  return NUMERIC_DATE_RE.test(text) || (YEAR_RE.test(text) && MONTH_OR_TIME_RE.test(text));
+}
+
+/**
+ * Drops the date lines an article opens with ("Donnerstag, 31. Mai 2012",
+ * "Publikacja: 04.05.2021") when no class gave them away.
+ */
+export function trimHead(root: Element): void {
+  let removed = 0;
+  // Walks the article's first lines in reading order; false means "stop".
+  const visit = (parent: Element): boolean => {
+    for (let node = parent.firstChild; node !== null;) {
+      const next: ChildNode | null = node.nextSibling;
+      const text = (node.textContent ?? "").trim();
+      if (text) {
+        if (node.nodeType !== 1) return false;
+        const el = node as Element;
+        if (HEADING_TAGS.has(el.nodeName)) {
+          // The title above the date line stays; look past it.
+        } else if (text.length <= MAX_DATE_LINE_CHARS) {
+          if (!isDateLine(text)) return false;
+          el.remove();
+          if (++removed >= MAX_DATE_LINES) return false;
+        } else if (!el.firstElementChild || !visit(el)) return false;
+      }
+      node = next;
+    }
+    return true;
+  };
+  visit(root);
+}
+
 /**
  * Removes captions, date lines and embedded widgets from `root` (mutated). Elements that
  * hold a large share of the text are kept whatever their class says.

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cleanArticle, trimTail } from "../../../src/pipeline/extract/cleanup.ts";
+import { cleanArticle, trimHead, trimTail } from "../../../src/pipeline/extract/cleanup.ts";
 import { fallbackRoot } from "../../../src/pipeline/extract/fallback.ts";
 import { findLead, prependLead } from "../../../src/pipeline/extract/lead.ts";
 import { parsePage } from "../../../src/pipeline/extract/prepare.ts";
@@ -82,4 +82,17 @@ Deno.test("trimTail() keeps a page that is mostly a list of links", () => {
   const root = d.querySelector("#a")!;
   trimTail(root);
   assert.match(root.textContent ?? "", /First resource/);
+});
+
+Deno.test("trimHead() drops the date lines under the title, not a line with a year in it", () => {
+  const d = doc(
+    `<div id="a"><h2>Title</h2><div><p>Donnerstag, 31. Mai 2012</p><p>24.01.2022 11:38</p>
+    <p>The Garden · Derek Jarman (1990)</p><p>${LONG}</p></div></div>`,
+  );
+  const root = d.querySelector("#a")!;
+  trimHead(root);
+  const text = root.textContent ?? "";
+  assert.doesNotMatch(text, /31\. Mai|24\.01\.2022/);
+  assert.match(text, /Title/);
+  assert.match(text, /Derek Jarman \(1990\)/);
 });
