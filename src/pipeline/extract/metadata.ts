@@ -6,6 +6,7 @@
  * fallback extractor and the fields Readability does not report.
  * @module
  */
+import { clean, jsonLd, names } from "./jsonld.ts";
 
 /** What the page says about itself. Empty means unknown. */
 export interface PageMetadata {
@@ -45,9 +46,6 @@ const META_KEYS = {
   ],
 } as const;
 
-/** schema.org types whose JSON-LD describes the article itself. */
-const ARTICLE_TYPE_RE =
-  /Article|BlogPosting|Report|WebPage|Posting|Story|Recipe|Review|CreativeWork|Thesis/;
 const URL_RE = /^https?:\/\//i;
 const WS_RE = /\s+/g;
 
@@ -97,13 +95,6 @@ function scan(document: Document): MetaSources {
   return found;
 }
 
-/** Collapses whitespace; `null` for empty. */
-function clean(value: unknown): string | null {
-  if (typeof value !== "string") return null;
-  const s = value.replace(WS_RE, " ").trim();
-  return s ? s : null;
-}
-
 /** `<meta name|property|itemprop=… content=…>` as a lower-cased key → first value map. */
 function metaValues(metas: Element[]): Map<string, string> {
   const values = new Map<string, string>();
@@ -129,51 +120,6 @@ function first(values: Map<string, string>, keys: readonly string[]): string | n
   for (const key of keys) {
     const v = values.get(key);
     if (v) return v;
-  }
-  return null;
-}
-
-/** Names of a JSON-LD person/organisation value (string, object or array). */
-function names(value: unknown): string | null {
-  if (typeof value === "string") return URL_RE.test(value) ? null : clean(value);
-  if (Array.isArray(value)) {
-    const all = value.map(names).filter((n): n is string => n !== null);
-    return all.length ? all.join(", ") : null;
-  }
-  if (value && typeof value === "object") return clean((value as Record<string, unknown>).name);
-  return null;
-}
-
-/** Every object in a JSON-LD value, following arrays and `@graph`. */
-function* ldObjects(value: unknown): Generator<Record<string, unknown>> {
-  if (Array.isArray(value)) {
-    for (const v of value) yield* ldObjects(v);
-  } else if (value && typeof value === "object") {
-    const obj = value as Record<string, unknown>;
-    yield obj;
-    if (obj["@graph"]) yield* ldObjects(obj["@graph"]);
-  }
-}
-
-function typeOf(obj: Record<string, unknown>): string {
-  const t = obj["@type"];
-  return Array.isArray(t) ? t.join(" ") : typeof t === "string" ? t : "";
-}
-
-/** The article-like JSON-LD object of the page, if any. */
-function jsonLd(scripts: Element[]): Record<string, unknown> | null {
-  for (const script of scripts) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse((script.textContent ?? "").replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, ""));
-    } catch {
-      continue; // Broken JSON-LD is common; the page may still have <meta> tags.
-    }
-    for (const obj of ldObjects(parsed)) {
-      if (ARTICLE_TYPE_RE.test(typeOf(obj)) && (obj.headline || obj.datePublished || obj.author)) {
-        return obj;
-      }
-    }
   }
   return null;
 }
