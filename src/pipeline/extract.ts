@@ -67,6 +67,7 @@ const TEXT_TYPE_RE = /^(?:text\/(?!html|xml)[\w.+-]+|application\/(?:[\w.-]+\+)?
 const MIN_EXCERPT_CHARS = 50;
 const EMPTY_JS_REASON = "probably rendered by JavaScript";
 const EMPTY_REASON = "the page has no readable text";
+const FAILED_REASON = "the page could not be parsed";
 
 /** Readability's article with its content as a DOM element. */
 type ReadabilityArticle = NonNullable<ReturnType<Readability<Element>["parse"]>>;
@@ -172,7 +173,32 @@ export function extract(body: string, url: string, options: ExtractOptions = {})
     }
     return { status: "empty", reason: EMPTY_REASON, extractor: "text", article };
   }
+  try {
+    return extractHtml(body, url, config);
+  } catch {
+    // A DOM the parser or a library cannot handle: one page, not the batch.
+    return { status: "empty", reason: FAILED_REASON, extractor: "fallback", article: blank() };
+  }
+}
 
+/** An article with nothing in it. */
+function blank(): Article {
+  return {
+    title: "",
+    byline: null,
+    site: null,
+    lang: null,
+    published: null,
+    excerpt: null,
+    text: "",
+    markdown: "",
+    blocks: [],
+    links: [],
+  };
+}
+
+/** The HTML path: Readability, refined; the fallback when it finds too little. */
+function extractHtml(body: string, url: string, config: ExtractConfig): ExtractResult {
   const pageUrl = pageUrlOf(url);
   const html = stripInert(body);
   const urls: ExtractUrls = { pageUrl, baseUrl: baseUrlOf(html, pageUrl) };
