@@ -133,9 +133,10 @@ function mergeMetadata(meta: PageMetadata, found: ReadabilityArticle): PageMetad
     byline: nonEmpty(found.byline) ?? meta.byline,
     site: nonEmpty(found.siteName) ?? meta.site,
     published: nonEmpty(found.publishedTime) ?? meta.published,
-    // Without a description, Readability takes the first <p>, which may be a
-    // label ("Problems"); a longer paragraph from the refined blocks serves better.
-    excerpt: meta.excerpt ?? longEnough(found.excerpt),
+    // With a description in the page, Readability's pick among them wins.
+    // Without one, Readability takes the first <p>, which may be a label
+    // ("Problems"); a longer paragraph from the refined blocks serves better.
+    excerpt: meta.excerpt ? nonEmpty(found.excerpt) ?? meta.excerpt : longEnough(found.excerpt),
   };
 }
 
@@ -214,6 +215,7 @@ function extractHtml(body: string, url: string, config: ExtractConfig): ExtractR
       if (lead) prependLead(found.content, lead);
     }
     const article = articleFrom(found.content, mergeMetadata(meta, found), urls);
+    article.excerpt ??= nonEmpty(found.excerpt);
     if (article.text.length >= config.minReadabilityChars) {
       return { status: "ok", extractor: "readability", article };
     }
