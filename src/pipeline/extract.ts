@@ -33,7 +33,9 @@ export interface ExtractConfig {
   /**
    * Refine Readability's article: drop the captions, date lines and widgets
    * (author boxes, share bars, "related" lists) it keeps, and put back the
-   * lead paragraph it drops with the header. Off, the text is Readability's.
+   * lead paragraph it drops with the header; replace an excerpt that is a
+   * label ("Contents") with a real paragraph. Off, text and excerpt are
+   * Readability's.
    */
   refine: boolean;
 }
@@ -126,7 +128,11 @@ interface ExtractUrls {
 }
 
 /** Readability's metadata where it found any, ours elsewhere. */
-function mergeMetadata(meta: PageMetadata, found: ReadabilityArticle): PageMetadata {
+function mergeMetadata(
+  meta: PageMetadata,
+  found: ReadabilityArticle,
+  refine: boolean,
+): PageMetadata {
   return {
     ...meta,
     title: nonEmpty(found.title) ?? meta.title,
@@ -136,7 +142,9 @@ function mergeMetadata(meta: PageMetadata, found: ReadabilityArticle): PageMetad
     // With a description in the page, Readability's pick among them wins.
     // Without one, Readability takes the first <p>, which may be a label
     // ("Problems"); a longer paragraph from the refined blocks serves better.
-    excerpt: meta.excerpt ? nonEmpty(found.excerpt) ?? meta.excerpt : longEnough(found.excerpt),
+    excerpt: meta.excerpt || !refine
+      ? nonEmpty(found.excerpt) ?? meta.excerpt
+      : longEnough(found.excerpt),
   };
 }
 
@@ -214,7 +222,7 @@ function extractHtml(body: string, url: string, config: ExtractConfig): ExtractR
       trimHead(found.content);
       if (lead) prependLead(found.content, lead);
     }
-    const article = articleFrom(found.content, mergeMetadata(meta, found), urls);
+    const article = articleFrom(found.content, mergeMetadata(meta, found, config.refine), urls);
     article.excerpt ??= nonEmpty(found.excerpt);
     if (article.text.length >= config.minReadabilityChars) {
       return { status: "ok", extractor: "readability", article };
