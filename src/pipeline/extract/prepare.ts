@@ -15,10 +15,11 @@ type LinkedDocument = Document;
  * alternation scanned left to right mirrors the HTML tokenizer: whichever of
  * `<!--`, `<script`, `<style` starts first wins, so a `<script>` inside a
  * comment (or `<!--` inside a script) does not swallow real content. An
- * end tag runs to its `>` (`</script\n<!-- … -->` is one tag to a browser).
+ * end tag runs to its `>` (`</script\n<!-- … -->` is one tag to a browser);
+ * a self-closing `<svg/>` ends where it stands.
  */
 const STRIP_RE =
-  /<!--[\s\S]*?-->|<script\b([^>]*)>[\s\S]*?<\/script(?:[\s/][^>]*)?>|<style\b[^>]*>[\s\S]*?<\/style(?:[\s/][^>]*)?>|<svg\b[\s\S]*?<\/svg\s*>/gi;
+  /<!--[\s\S]*?-->|<script\b([^>]*)>[\s\S]*?<\/script(?:[\s/][^>]*)?>|<style\b[^>]*>[\s\S]*?<\/style(?:[\s/][^>]*)?>|<svg\b[^>]*\/>|<svg\b[\s\S]*?<\/svg\s*>/gi;
 /** JSON-LD scripts hold metadata (author, dates) that Readability and we read. */
 const JSON_LD_RE = /\btype\s*=\s*["']?application\/ld\+json/i;
 /** `<base href>` changes what relative links resolve against. */

@@ -61,3 +61,10 @@ Deno.test("parsePage() gives the document its URL for Readability", () => {
   assert.equal(document.documentURI, "https://x.example/p");
   assert.equal(document.baseURI, "https://x.example/base/");
 });
+
+Deno.test("stripInert() removes inline SVG, self-closing or not, and nothing after it", () => {
+  assert.equal(
+    stripInert('<p>a<svg viewBox="0 0 1 1"/>b</p><svg><path d="M0"/></svg><p>c</p></svg>'),
+    "<p>ab</p><p>c</p></svg>",
+  );
+});
