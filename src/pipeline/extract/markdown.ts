@@ -54,7 +54,11 @@ const ESCAPES: readonly [RegExp, string][] = [
   [/^(\d+)\. /g, "$1\\. "],
 ];
 
+/** Most text needs no escaping: one test spares thirteen replaces. */
+const NEEDS_ESCAPE_RE = /[\\*`[\]_]|^[-+=#~>\d]/;
+
 function escapeMarkdown(text: string): string {
+  if (!NEEDS_ESCAPE_RE.test(text)) return text;
   return ESCAPES.reduce((acc, [re, to]) => acc.replace(re, to), text);
 }
 
@@ -65,16 +69,25 @@ const LINE_START_RE = /\n/gm;
 
 /** List items with a one-space marker (`- item`, `1. item`) instead of turndown's wide ones. */
 function addListRule(service: Turndown): void {
+  // Item numbers per list, counted once: looking each item up among its
+  // siblings would be quadratic in long lists.
+  const numbers = new WeakMap<Element, Map<Node, number>>();
+  const numberOf = (list: Element, item: Node): number => {
+    let map = numbers.get(list);
+    if (!map) {
+      const start = Number.parseInt(list.getAttribute("start") ?? "1", 10);
+      let n = Number.isNaN(start) ? 1 : start;
+      map = new Map();
+      for (let c = list.firstElementChild; c !== null; c = c.nextElementSibling) map.set(c, n++);
+      numbers.set(list, map);
+    }
+    return map.get(item) ?? 1;
+  };
   service.addRule("listItem", {
     filter: (node) => node.nodeName === "LI",
     replacement: (content, node) => {
       const parent = node.parentNode as Element | null;
-      let prefix = "- ";
-      if (parent?.nodeName === "OL") {
-        const start = Number.parseInt(parent.getAttribute("start") ?? "1", 10);
-        const index = Array.prototype.indexOf.call(parent.children, node);
-        prefix = `${(Number.isNaN(start) ? 1 : start) + index}. `;
-      }
+      const prefix = parent?.nodeName === "OL" ? `${numberOf(parent, node)}. ` : "- ";
       const body = content.replace(LEADING_NEWLINES_RE, "").replace(TRAILING_NEWLINES_RE, "\n")
         .replace(LINE_START_RE, `\n${" ".repeat(prefix.length)}`);
       return prefix + body + (node.nextSibling && !body.endsWith("\n") ? "\n" : "");
