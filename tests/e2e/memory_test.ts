@@ -83,3 +83,41 @@ Deno.test("quarry search --local answers from pages read before, without the net
     await web.close();
   }
 });
+
+Deno.test("quarry search --prefer-archive puts a well-matching archived report ahead of the web", async () => {
+  const web = await startFixtureWeb();
+  const home = await tempHome();
+  const notes = await Deno.makeTempDir({ prefix: "quarry-notes-" });
+  try {
+    await Deno.writeTextFile(
+      `${notes}/quic-report.md`,
+      "# Why HTTP/3 avoids head-of-line blocking\n\n" +
+        "HTTP/3 avoids head-of-line blocking because QUIC orders each stream on its own. " +
+        "A lost packet only delays the stream whose data it carried, while the other streams " +
+        "keep flowing to the application. This is the main reason HTTP/3 runs over QUIC.\n",
+    );
+    const indexed = await runQuarry(["archive", "index", notes, "--source", "research", "--json"], {
+      home,
+    });
+    assert.equal(indexed.code, 0, indexed.stdout + indexed.stderr);
+    const run = await runQuarry(
+      [
+        "search",
+        "why does HTTP/3 avoid head-of-line blocking",
+        "--prefer-archive",
+        "--json",
+        "--timeout",
+        "1s",
+      ],
+      { home, env: { QUARRY_DDG_URL: `${web.origin}/research`, QUARRY_ENGINES: "duckduckgo" } },
+    );
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const out = run.json as { results: { url: string; engine?: string; status: string }[] };
+    assert.equal(out.results[0]?.engine, "archive");
+    assert.match(out.results[0]!.url, /quic-report\.md$/);
+    assert.ok(out.results.some((r) => r.engine === "duckduckgo" && r.status === "ok"));
+  } finally {
+    await web.close();
+    await Deno.remove(notes, { recursive: true });
+  }
+});
