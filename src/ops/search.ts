@@ -73,7 +73,8 @@ const input = z.object({
 type SearchInput = z.infer<typeof input>;
 
 function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number): ResearchDeps {
-  const sessions = args.session ? kvSessions(kv, { now: ctx.now }) : undefined;
+  const session = args.session;
+  const sessions = session === undefined ? undefined : kvSessions(kv, { now: ctx.now });
   return {
     async search(query) {
       const answer = await searchEngines(parseQuery(query), {
@@ -112,10 +113,10 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
         engineRank: candidate.rank,
       }),
     countTokens,
-    ...(sessions && args.session
+    ...(sessions && session !== undefined
       ? {
-        seen: (urls: string[]) => sessions.seen(args.session!, args.query, urls),
-        markSeen: (urls: string[]) => sessions.mark(args.session!, args.query, urls),
+        seen: (urls: string[]) => sessions.seen(session, args.query, urls),
+        markSeen: (urls: string[]) => sessions.mark(session, args.query, urls),
       }
       : {}),
     now: ctx.now,

@@ -236,8 +236,9 @@ export async function research(
     dropped,
     engine: answer.engine,
     attempts: answer.attempts,
-    totalAvailable: selection.kept.length +
-      selection.dropped.filter((d) => d.status !== "duplicate").length,
+    // Distinct candidates the engine offered, whatever became of them.
+    totalAvailable: answer.candidates.length -
+      selection.dropped.filter((d) => d.status === "duplicate").length,
     tokensUsed: fitted.tokensUsed,
     charsUsed: fitted.charsUsed,
   };
