@@ -55,7 +55,15 @@ async function main(args: string[]): Promise<void> {
     };
     console.error(`bench: ${file}…`);
     const out = await mod.run(ctx);
-    sections.push(...(Array.isArray(out) ? out : [out]));
+    const mine = Array.isArray(out) ? out : [out];
+    sections.push(...mine);
+    if (!quick) {
+      const name = file.replace(/^suite_|\.ts$/g, "");
+      await Deno.writeTextFile(
+        `${root}/bench/results/${name}.md`,
+        `# ${name} — ${new Date().toISOString()}\n\n${table(mine)}`,
+      );
+    }
   }
   const report = `# Quarry benchmarks — ${new Date().toISOString()}\n\n${table(sections)}`;
   console.log(report);

@@ -77,9 +77,14 @@ export async function run_(ctx: BenchContext): Promise<BenchSection> {
     servers.push(server);
     urls.push(`http://127.0.0.${i + 2}:${server.addr.port}/solar-sails-${i}`);
   }
+  // `/answering/html/` lists only the ten pages that answer; `/html/` adds the hanging one.
   const serpServer = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    () => new Response(serp(urls), { headers: { "content-type": "text/html" } }),
+    (req) =>
+      new Response(
+        serp(new URL(req.url).pathname.startsWith("/answering/") ? urls.slice(0, -1) : urls),
+        { headers: { "content-type": "text/html" } },
+      ),
   );
   servers.push(serpServer);
   const home = await Deno.makeTempDir({ prefix: "quarry-bench-" });
@@ -98,6 +103,7 @@ export async function run_(ctx: BenchContext): Promise<BenchSection> {
     const answering: number[] = [];
     const inside: number[] = [];
     const insideAnswering: number[] = [];
+    const hitsInside: number[] = [];
     const answeringEnv = { ...env, QUARRY_DDG_URL: `${env.QUARRY_DDG_URL}/answering` };
     let lastOk = 0;
     let lastTimeout = 0;
@@ -124,16 +130,16 @@ export async function run_(ctx: BenchContext): Promise<BenchSection> {
         throw new Error("second search was not a cache hit");
       }
       hits.push(second.ms);
-      answering.push(
-        (await run(
-          ["search", QUERY, "-n", "10", "--timeout", TIMEOUT, "--json", "--force"],
-          answeringEnv,
-        )).ms,
+      hitsInside.push(elapsed(second.out));
+      const third = await run(
+        ["search", QUERY, "-n", "10", "--timeout", TIMEOUT, "--json", "--force"],
+        answeringEnv,
       );
+      answering.push(third.ms);
+      insideAnswering.push(elapsed(third.out));
     }
     const base = median(startup);
     const search = median(searches) - base;
-    const hit = median(hits) - base;
     const noHang = median(answering) - base;
     const slowest = Math.max(...PAGE_DELAYS_MS);
     return {
@@ -168,9 +174,16 @@ export async function run_(ctx: BenchContext): Promise<BenchSection> {
           note: `${(noHang / slowest).toFixed(2)}× the slowest page`,
         },
         {
-          metric: "repeated search (cache hit) minus start-up",
-          value: `${hit.toFixed(0)} ms`,
-          note: `${(hit / search * 100).toFixed(1)}% of the first search`,
+          metric: "repeated search (cache hit), inside the program",
+          value: `${median(hitsInside)} ms`,
+          baseline: `first search ${median(inside)} ms`,
+          note: `${(median(hitsInside) / median(inside) * 100).toFixed(2)}% of the first search`,
+        },
+        {
+          metric: "repeated search (cache hit), whole process",
+          value: `${median(hits).toFixed(0)} ms`,
+          baseline: `start-up ${base.toFixed(0)} ms`,
+          note: "start-up dominates a cache hit",
         },
       ],
     };
