@@ -5,6 +5,7 @@
  * @module
  */
 import { canonicalUrl } from "./url.ts";
+import { urlWords } from "./rank/relevance.ts";
 import { tokenize } from "./rank/tokenize.ts";
 import type { Candidate, PageStatus } from "./types.ts";
 
@@ -56,7 +57,11 @@ const VERSION_SEGMENT = /\/v?\d+(?:\.(?:\d+|x))*(?=\/)/gi;
 
 /** The key under which versions of one document merge: canonical URL minus version segments. */
 export function versionlessKey(url: string): string {
-  return canonicalUrl(url).replace(VERSION_SEGMENT, "/*");
+  return withoutVersions(canonicalUrl(url));
+}
+
+function withoutVersions(canonical: string): string {
+  return canonical.replace(VERSION_SEGMENT, "/*");
 }
 
 function drop(c: Candidate, status: PageStatus, reason: string): Dropped {
@@ -74,7 +79,7 @@ export function dedupeCandidates(candidates: Candidate[]): Selection {
   const dropped: Dropped[] = [];
   for (const c of candidates) {
     const url = canonicalUrl(c.url);
-    const key = versionlessKey(url);
+    const key = withoutVersions(url);
     const first = seen.get(key);
     if (first) {
       dropped.push(drop(c, "duplicate", `same document as ${first.url}`));
@@ -111,11 +116,7 @@ export function dropBlocked(candidates: Candidate[], blocked: readonly string[])
 export function candidateCoverage(queryTokens: string[], c: Candidate): number {
   const unique = [...new Set(queryTokens)];
   if (unique.length === 0) return 1;
-  const url = decodeURIComponent(c.url.replace(/%(?![0-9a-f]{2})/gi, "%25")).replace(
-    /[/._-]/g,
-    " ",
-  );
-  const have = new Set(tokenize(`${c.title} ${c.snippet} ${url}`));
+  const have = new Set(tokenize(`${c.title} ${c.snippet} ${urlWords(c.url)}`));
   return unique.filter((t) => have.has(t)).length / unique.length;
 }
 

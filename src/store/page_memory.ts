@@ -13,7 +13,7 @@ import type { Article, FetchResult } from "../pipeline/types.ts";
 import type { Archive } from "./archive.ts";
 import { archivePage } from "./archive_page.ts";
 import type { ArchivedDocument } from "./archive_types.ts";
-import { hasValidators, kvPages, type PageRecord } from "./pages.ts";
+import { hasValidators, kvPages, type PageRecord, type PageStore } from "./pages.ts";
 
 /** An article rebuilt from an archived document. */
 export function articleFromArchive(doc: ArchivedDocument): Article {
@@ -70,9 +70,11 @@ export async function readRemembered(
 ): Promise<PageRead[]> {
   let records = new Map<string, PageRecord>();
   let archive: Archive | undefined;
+  let pageStore: PageStore | undefined;
   try {
     archive = await ctx.stores.archive();
-    records = await kvPages(await ctx.stores.kv()).getMany(urls);
+    pageStore = kvPages(await ctx.stores.kv());
+    records = await pageStore.getMany(urls);
   } catch (error) {
     ctx.progress(`archive unavailable: ${error instanceof Error ? error.message : error}`);
   }
@@ -80,19 +82,21 @@ export async function readRemembered(
     [...records].filter(([, r]) => hasValidators(r.validators)).map(([u, r]) => [u, r.validators]),
   );
   const results = await fetchAll(urls, { ...options, validators }, ctx);
+  // The archived copy behind each 304, read once.
+  const unchanged = new Map<string, ArchivedDocument>();
+  for (const r of results) {
+    const id = records.get(r.url)?.archiveId;
+    const doc = r.status === "not_modified" && id !== undefined ? archive?.get(id) : undefined;
+    if (doc) unchanged.set(r.url, doc);
+  }
   // A 304 for a page whose archived copy is gone: ask again without validators.
-  const lost = results.filter((r) =>
-    r.status === "not_modified" && !archive?.get(records.get(r.url)?.archiveId ?? "")
-  ).map((r) => r.url);
-  const again = lost.length > 0 ? await fetchAll(lost, options, ctx) : [];
+  const lost = results.filter((r) => r.status === "not_modified" && !unchanged.has(r.url));
+  const again = lost.length > 0 ? await fetchAll(lost.map((r) => r.url), options, ctx) : [];
   const final = results.map((first) => again.find((r) => r.url === first.url) ?? first);
   const extracted = await extractAll(final, ctx);
   const pages: PageRead[] = [];
   for (const [i, result] of final.entries()) {
-    const record = records.get(result.url);
-    const doc = result.status === "not_modified" && record
-      ? archive?.get(record.archiveId)
-      : undefined;
+    const doc = unchanged.get(result.url);
     if (doc) {
       pages.push(fromArchive(result, doc));
       continue;
@@ -103,8 +107,8 @@ export async function readRemembered(
         const id = archiveOne(archive, page, query, ctx.now());
         if (id !== undefined) {
           page.archiveId = id;
-          if (hasValidators(result.validators)) {
-            await kvPages(await ctx.stores.kv()).set(result.url, {
+          if (pageStore && hasValidators(result.validators)) {
+            await pageStore.set(result.url, {
               archiveId: id,
               validators: result.validators,
               fetchedAt: new Date(ctx.now()).toISOString(),

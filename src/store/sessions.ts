@@ -4,6 +4,7 @@
  * @module
  */
 import { tokenize } from "../pipeline/rank/tokenize.ts";
+import { sha256Hex } from "./cache_key.ts";
 
 /** Default session lifetime: one hour. */
 export const DEFAULT_SESSION_TTL_MS = 3_600_000;
@@ -30,11 +31,7 @@ export interface SessionStore {
 const MAX_KEY_PART = 1500;
 
 async function keyPart(text: string): Promise<string> {
-  if (text.length <= MAX_KEY_PART) return text;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return `sha256:${
-    Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")
-  }`;
+  return text.length <= MAX_KEY_PART ? text : `sha256:${await sha256Hex(text)}`;
 }
 
 /**

@@ -56,3 +56,8 @@ Deno.test("selectCandidates() reports every dropped candidate", () => {
   assert.equal(out.kept.length, 1);
   assert.deepEqual(out.dropped.map((d) => d.status).sort(), ["duplicate", "filtered", "filtered"]);
 });
+
+Deno.test("prefilter() reads words from URLs with broken percent escapes without throwing", () => {
+  const out = prefilter([c("https://a.test/deno-kv-atomic/%C3%28", "Notes", "")], "deno kv", 0.4);
+  assert.equal(out.kept.length, 1);
+});
