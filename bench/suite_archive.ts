@@ -8,8 +8,8 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import process from "node:process";
-import { Archive } from "../src/store/archive.ts";
-import { indexFolders } from "../src/store/indexer.ts";
+import { Archive } from "../src/store/archive/archive.ts";
+import { indexFolders } from "../src/store/archive/indexer.ts";
 import type { BenchContext, BenchRow, BenchSection } from "./types.ts";
 
 /** nDCG@10 the issue asks for through the archive. */

@@ -6,7 +6,7 @@
  * Readability's test articles from the shared corpora (skipped when absent).
  * @module
  */
-import { extract } from "../src/pipeline/extract.ts";
+import { extract } from "../src/pipeline/extract/mod.ts";
 import { type ExcerptMode, rankExcerpts } from "../src/pipeline/rank/excerpts.ts";
 import type { Block } from "../src/pipeline/types.ts";
 import type { BenchContext, BenchRow, BenchSection } from "./types.ts";

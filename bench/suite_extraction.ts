@@ -10,7 +10,7 @@
 import { Readability } from "@mozilla/readability";
 import { JSDOM, VirtualConsole } from "jsdom";
 import { parseHTML } from "linkedom";
-import { extract } from "../src/pipeline/extract.ts";
+import { extract } from "../src/pipeline/extract/mod.ts";
 import { toIsoDate } from "../src/pipeline/extract/metadata.ts";
 import { decodeBody } from "../src/pipeline/charset.ts";
 import type { Article } from "../src/pipeline/types.ts";

@@ -13,7 +13,7 @@ import {
   DEFAULT_BM25_CONFIG,
   searchBm25,
 } from "../src/pipeline/rank/bm25.ts";
-import { createTokenizer } from "../src/pipeline/rank/tokenize.ts";
+import { createTokenizer } from "../src/text/tokenize.ts";
 import type { BenchContext, BenchRow, BenchSection } from "./types.ts";
 
 interface Doc {

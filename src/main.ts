@@ -8,7 +8,7 @@ import { type CliIo, runCli } from "./front/cli.ts";
 import { realContext } from "./front/context.ts";
 import { mcpCommand } from "./front/mcp_command.ts";
 import { serveCommand } from "./front/serve_command.ts";
-import { archiveIndexExtension } from "./ops/archive_schedule.ts";
+import { archiveIndexExtension } from "./front/archive_schedule.ts";
 import { OPERATIONS } from "./ops/registry.ts";
 
 const encoder = new TextEncoder();

@@ -9,7 +9,7 @@ import { VERSION } from "../config.ts";
 import { exitCodeFor, QuarryError, toQuarryError } from "../errors.ts";
 import { type FieldInfo, fieldsOf } from "../ops/schema_info.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
-import { type Envelope, errorBody, failure } from "../render/envelope.ts";
+import { type Envelope, errorBody, failure } from "../envelope.ts";
 import { renderGeneric } from "../render/markdown.ts";
 
 /** Where the CLI writes and how it gets its context. */

@@ -15,7 +15,7 @@
 import { configFromEnv, readEnv } from "../config.ts";
 import { toQuarryError } from "../errors.ts";
 import { OPERATIONS } from "../ops/registry.ts";
-import { createExtractPool } from "../pipeline/extract_pool.ts";
+import { createExtractPool } from "../pipeline/extract/pool.ts";
 import { realContext } from "./context.ts";
 import { createHttpApp, type HttpApp } from "./http_app.ts";
 import { checkBind, httpSettings, listeningLine } from "./server.ts";

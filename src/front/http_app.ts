@@ -11,7 +11,7 @@ import { cors } from "hono/cors";
 import { VERSION } from "../config.ts";
 import { HTTP_STATUS, toQuarryError } from "../errors.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
-import { type Envelope, failure } from "../render/envelope.ts";
+import { type Envelope, failure } from "../envelope.ts";
 import {
   bearerAuth,
   envelopeResponse,

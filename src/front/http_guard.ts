@@ -7,7 +7,7 @@
 import type { MiddlewareHandler } from "hono";
 import { timingSafeEqual } from "hono/utils/buffer";
 import { type ErrorCode, QuarryError } from "../errors.ts";
-import { type Envelope, failure } from "../render/envelope.ts";
+import { type Envelope, failure } from "../envelope.ts";
 
 const BEARER = /^Bearer\s+(.+)$/i;
 const PORT_SUFFIX = /:\d+$/;

@@ -21,7 +21,7 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { VERSION } from "../config.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
-import { type Envelope, failure } from "../render/envelope.ts";
+import { type Envelope, failure } from "../envelope.ts";
 import { envelopeSchema } from "./envelope_schema.ts";
 import { registerDocuments } from "./mcp_resources.ts";
 

@@ -8,7 +8,7 @@ import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import type { OpContext, Operation } from "../ops/types.ts";
-import { createExtractPool } from "../pipeline/extract_pool.ts";
+import { createExtractPool } from "../pipeline/extract/pool.ts";
 import type { ExtraCommand } from "./cli.ts";
 import { createMcpServer } from "./mcp.ts";
 

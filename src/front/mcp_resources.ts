@@ -9,7 +9,7 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { OpContext } from "../ops/types.ts";
-import type { ArchivedDocument } from "../store/archive_types.ts";
+import type { ArchivedDocument } from "../store/archive/types.ts";
 
 /** URI template of an archived document. */
 export const DOCUMENT_URI = "quarry://document/{id}";

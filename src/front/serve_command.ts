@@ -9,7 +9,7 @@ import { type Command, Option } from "commander";
 import type { Config } from "../config.ts";
 import { exitCodeFor, toQuarryError } from "../errors.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
-import { createExtractPool } from "../pipeline/extract_pool.ts";
+import { createExtractPool } from "../pipeline/extract/pool.ts";
 import type { ExtraCommand } from "./cli.ts";
 import { checkBind, DEFAULT_SERVER_OPTIONS, runServer, type ServerOptions } from "./server.ts";
 

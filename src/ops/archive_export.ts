@@ -4,8 +4,8 @@
  * @module
  */
 import { z } from "zod";
-import type { Envelope } from "../render/envelope.ts";
-import { GRAPH_FORMATS } from "../store/graph_export.ts";
+import type { Envelope } from "../envelope.ts";
+import { GRAPH_FORMATS } from "../store/graph/export.ts";
 import { defineOp } from "./types.ts";
 
 const input = z.object({

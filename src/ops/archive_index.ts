@@ -5,9 +5,14 @@
  * @module
  */
 import { z } from "zod";
-import type { Envelope } from "../render/envelope.ts";
-import { type IndexCounts, type IndexDeps, indexFolders, watchFolders } from "../store/indexer.ts";
-import type { Archive } from "../store/archive.ts";
+import type { Envelope } from "../envelope.ts";
+import {
+  type IndexCounts,
+  type IndexDeps,
+  indexFolders,
+  watchFolders,
+} from "../store/archive/indexer.ts";
+import type { Archive } from "../store/archive/archive.ts";
 import { defineOp, type OpContext } from "./types.ts";
 
 /** Least time between two progress lines. */

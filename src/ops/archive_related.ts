@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { QuarryError } from "../errors.ts";
-import type { Envelope } from "../render/envelope.ts";
+import type { Envelope } from "../envelope.ts";
 import { MAX_DEPTH, type RelatedResult, relatedResult } from "./archive_search.ts";
 import { defineOp } from "./types.ts";
 

@@ -4,10 +4,10 @@
  * @module
  */
 import { z } from "zod";
-import type { Envelope } from "../render/envelope.ts";
-import type { RelatedDocument, SearchHit } from "../store/archive.ts";
-import { SEARCH_FIELDS } from "../store/archive_query.ts";
-import { DOCUMENT_SOURCES } from "../store/archive_types.ts";
+import type { Envelope } from "../envelope.ts";
+import type { RelatedDocument, SearchHit } from "../store/archive/archive.ts";
+import { SEARCH_FIELDS } from "../store/archive/query.ts";
+import { DOCUMENT_SOURCES } from "../store/archive/types.ts";
 import { defineOp } from "./types.ts";
 
 /** Most hits one call returns. */

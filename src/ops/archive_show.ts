@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { QuarryError } from "../errors.ts";
-import type { Envelope } from "../render/envelope.ts";
+import type { Envelope } from "../envelope.ts";
 import { pageWindow } from "./fetch.ts";
 import { maxField, startField } from "./schemas.ts";
 import { defineOp } from "./types.ts";

@@ -3,8 +3,8 @@
  * @module
  */
 import { z } from "zod";
-import type { Envelope } from "../render/envelope.ts";
-import type { ArchiveStats } from "../store/archive.ts";
+import type { Envelope } from "../envelope.ts";
+import type { ArchiveStats } from "../store/archive/archive.ts";
 import { defineOp } from "./types.ts";
 
 /** The `archive_stats` operation. */

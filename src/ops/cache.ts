@@ -4,9 +4,9 @@
  * @module
  */
 import { z } from "zod";
-import type { Envelope } from "../render/envelope.ts";
-import type { CacheStats } from "../store/cache.ts";
-import { cacheOf } from "../store/with_cache.ts";
+import type { Envelope } from "../envelope.ts";
+import type { CacheStats } from "../store/kv/cache.ts";
+import { cacheOf } from "./with_cache.ts";
 import { defineOp } from "./types.ts";
 
 /** `--force/-f`: skip the cached answer and store the fresh one. */

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { parseDuration } from "../config.ts";
-import { DEFAULT_RETRY_CONFIG, requireKey } from "../pipeline/http_retry.ts";
+import { DEFAULT_RETRY_CONFIG, requireKey } from "../pipeline/apis/retry.ts";
 import {
   type Citation,
   type Completion,
@@ -14,12 +14,12 @@ import {
   MARKER,
   markersIn,
   PERPLEXITY,
-} from "../pipeline/perplexity.ts";
-import { countTokens, truncateToTokens } from "../pipeline/tokens.ts";
-import { type Envelope, failure, type SuccessEnvelope } from "../render/envelope.ts";
-import type { Archive } from "../store/archive.ts";
-import { sentenceAround } from "../store/graph.ts";
-import { withCache } from "../store/with_cache.ts";
+} from "../pipeline/apis/perplexity.ts";
+import { countTokens, truncateToTokens } from "../text/tokens.ts";
+import { type Envelope, failure, type SuccessEnvelope } from "../envelope.ts";
+import type { Archive } from "../store/archive/archive.ts";
+import { sentenceAround } from "../store/graph/citations.ts";
+import { withCache } from "./with_cache.ts";
 import { forceField, noCacheField } from "./cache.ts";
 import { durationField } from "./schemas.ts";
 import { defineOp, type OpContext } from "./types.ts";

@@ -14,11 +14,11 @@ import {
   libraryNotFound,
   pickLibrary,
   searchLibraries,
-} from "../pipeline/context7.ts";
-import { DEFAULT_RETRY_CONFIG, requireKey } from "../pipeline/http_retry.ts";
-import { countTokens, truncateToTokens } from "../pipeline/tokens.ts";
-import { type Envelope, failure } from "../render/envelope.ts";
-import { withCache } from "../store/with_cache.ts";
+} from "../pipeline/apis/context7.ts";
+import { DEFAULT_RETRY_CONFIG, requireKey } from "../pipeline/apis/retry.ts";
+import { countTokens, truncateToTokens } from "../text/tokens.ts";
+import { type Envelope, failure } from "../envelope.ts";
+import { withCache } from "./with_cache.ts";
 import { forceField, noCacheField } from "./cache.ts";
 import { durationField } from "./schemas.ts";
 import { defineOp, type OpContext } from "./types.ts";

@@ -12,7 +12,7 @@ import { chainFailure } from "../pipeline/engines/failure.ts";
 import { ENGINES, resolveChain } from "../pipeline/engines/mod.ts";
 import type { Attempt, Engine, EngineName } from "../pipeline/engines/types.ts";
 import { parseQuery } from "../pipeline/query.ts";
-import { type Envelope, failure } from "../render/envelope.ts";
+import { type Envelope, failure } from "../envelope.ts";
 import { defineOp, type OpContext } from "./types.ts";
 
 /** Status of one check. */

@@ -10,7 +10,7 @@ import type { PageRead } from "../pipeline/read.ts";
 import { readRemembered } from "../store/page_memory.ts";
 import type { Link, PageStatus } from "../pipeline/types.ts";
 import { parseDuration } from "../config.ts";
-import { type Envelope, failure } from "../render/envelope.ts";
+import { type Envelope, failure } from "../envelope.ts";
 import { renderPages } from "../render/markdown.ts";
 import { defineOp } from "./types.ts";
 import {
@@ -22,7 +22,7 @@ import {
   timeoutField,
 } from "./schemas.ts";
 import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
-import { countTokens } from "../pipeline/tokens.ts";
+import { countTokens } from "../text/tokens.ts";
 import type { Excerpt } from "../pipeline/research.ts";
 
 /** Most URLs one call may read. */

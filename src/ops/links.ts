@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { EngineChainError, searchEngines, TIME_RANGES } from "../pipeline/engines/mod.ts";
 import { parseQuery } from "../pipeline/query.ts";
-import { type Envelope, failure } from "../render/envelope.ts";
+import { type Envelope, failure } from "../envelope.ts";
 import { defineOp } from "./types.ts";
 
 /** Most results one call returns. */

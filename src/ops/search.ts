@@ -19,13 +19,13 @@ import {
   type ResearchResult,
 } from "../pipeline/research.ts";
 import { DEFAULT_CANDIDATE_CONFIG } from "../pipeline/candidates.ts";
-import { countTokens } from "../pipeline/tokens.ts";
+import { countTokens } from "../text/tokens.ts";
 import { QuarryError } from "../errors.ts";
-import { type Envelope, failure, type Metadata } from "../render/envelope.ts";
+import { type Envelope, failure, type Metadata } from "../envelope.ts";
 import { renderPages } from "../render/markdown.ts";
 import { readRemembered } from "../store/page_memory.ts";
-import { kvSessions } from "../store/sessions.ts";
-import { withCache } from "../store/with_cache.ts";
+import { kvSessions } from "../store/kv/sessions.ts";
+import { withCache } from "./with_cache.ts";
 import {
   budgetField,
   diagnosticsField,

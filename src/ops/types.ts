@@ -5,12 +5,10 @@
  */
 import type { z } from "zod";
 import type { Config } from "../config.ts";
-import type { ExtractFn } from "../pipeline/extract_pool.ts";
-import type { Envelope } from "../render/envelope.ts";
+import type { ResolveDns } from "../pipeline/guard.ts";
+import type { ExtractFn } from "../pipeline/extract/pool.ts";
+import type { Envelope } from "../envelope.ts";
 import type { Stores } from "../store/stores.ts";
-
-/** Resolves a host name to addresses (A and AAAA). */
-export type ResolveDns = (host: string) => Promise<string[]>;
 
 /** Everything an operation may touch outside itself, passed in so tests can drive it. */
 export interface OpContext {

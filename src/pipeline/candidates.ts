@@ -4,9 +4,9 @@
  * Pure functions: candidates in, kept and dropped out.
  * @module
  */
-import { canonicalUrl } from "./url.ts";
+import { canonicalUrl } from "../text/url.ts";
 import { urlWords } from "./rank/relevance.ts";
-import { tokenize } from "./rank/tokenize.ts";
+import { tokenize } from "../text/tokenize.ts";
 import type { Candidate, PageStatus } from "./types.ts";
 
 /** Sites whose pages need JavaScript to show their content, so fetching them yields nothing. */

@@ -8,7 +8,7 @@
  */
 import { DEFAULT_USER_AGENT } from "../config.ts";
 import { QuarryError } from "../errors.ts";
-import type { ResolveDns } from "../ops/types.ts";
+import type { ResolveDns } from "./guard.ts";
 import { decodeBody } from "./charset.ts";
 import { checkUrl, guardHost } from "./guard.ts";
 import type { FetchResult, PageStatus, Validators } from "./types.ts";

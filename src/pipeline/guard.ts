@@ -5,7 +5,9 @@
  * @module
  */
 import { QuarryError } from "../errors.ts";
-import type { ResolveDns } from "../ops/types.ts";
+
+/** Resolves a host name to addresses (A and AAAA). */
+export type ResolveDns = (host: string) => Promise<string[]>;
 
 const ALLOWED_SCHEMES = new Set(["http:", "https:"]);
 /** Dotted-decimal IPv4, the only IPv4 spelling the WHATWG parser leaves in `hostname`. */

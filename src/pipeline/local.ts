@@ -3,7 +3,7 @@
  * excerpted like fresh ones, without the network.
  * @module
  */
-import type { Archive } from "../store/archive.ts";
+import type { Archive } from "../store/archive/archive.ts";
 import { articleFromArchive } from "../store/page_memory.ts";
 import { rankExcerpts } from "./rank/excerpts.ts";
 import { pageRelevance } from "./rank/relevance.ts";

@@ -3,9 +3,9 @@
  * `fetch` and `search` operations.
  * @module
  */
-import type { ResolveDns } from "../ops/types.ts";
-import { extract } from "./extract.ts";
-import type { ExtractFn } from "./extract_pool.ts";
+import type { ResolveDns } from "./guard.ts";
+import { extract } from "./extract/mod.ts";
+import type { ExtractFn } from "./extract/pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
 import type { ExtractResult, FetchResult, PageStatus } from "./types.ts";
 

@@ -3,7 +3,7 @@
  * by `---` (DESIGN §4).
  * @module
  */
-import type { Envelope } from "./envelope.ts";
+import type { Envelope } from "../envelope.ts";
 
 /** What a page section shows; every field but the URL is optional. */
 export interface PageSection {

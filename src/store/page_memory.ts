@@ -6,14 +6,14 @@
  */
 import type { OpContext } from "../ops/types.ts";
 import type { FetchOptions } from "../pipeline/fetch.ts";
-import { blocksFromMarkdown } from "../pipeline/markdown_blocks.ts";
+import { blocksFromMarkdown } from "../pipeline/extract/markdown_blocks.ts";
 import { extractAll, type PageRead } from "../pipeline/read.ts";
 import { fetchAll } from "../pipeline/fetch.ts";
 import type { Article, FetchResult } from "../pipeline/types.ts";
-import type { Archive } from "./archive.ts";
-import { archivePage } from "./archive_page.ts";
-import type { ArchivedDocument } from "./archive_types.ts";
-import { hasValidators, kvPages, type PageRecord, type PageStore } from "./pages.ts";
+import type { Archive } from "./archive/archive.ts";
+import { archivePage } from "./archive/page.ts";
+import type { ArchivedDocument } from "./archive/types.ts";
+import { hasValidators, kvPages, type PageRecord, type PageStore } from "./kv/pages.ts";
 
 /** An article rebuilt from an archived document. */
 export function articleFromArchive(doc: ArchivedDocument): Article {

@@ -4,9 +4,9 @@
  * @module
  */
 import type { Config } from "../config.ts";
-import { openKv } from "./kv.ts";
-import type { Archive } from "./archive.ts";
-import { openArchive } from "./archive_open.ts";
+import { openKv } from "./kv/kv.ts";
+import type { Archive } from "./archive/archive.ts";
+import { openArchive } from "./archive/open.ts";
 
 /** Lazily opened stores shared by every operation of one process. */
 export interface Stores {

@@ -8,7 +8,7 @@ import { configFromEnv } from "../../src/config.ts";
 import { ERROR_CODES, QuarryError } from "../../src/errors.ts";
 import { sleep } from "../../src/front/context.ts";
 import { defineOp, type OpContext, type Operation } from "../../src/ops/types.ts";
-import { failure } from "../../src/render/envelope.ts";
+import { failure } from "../../src/envelope.ts";
 import { storesFor } from "../../src/store/stores.ts";
 
 /** Echoes its parsed input as the single result. */

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createMcpServer } from "../../src/front/mcp.ts";
 import { DOCUMENT_URI, type DocumentSource } from "../../src/front/mcp_resources.ts";
-import { Archive } from "../../src/store/archive.ts";
+import { Archive } from "../../src/store/archive/archive.ts";
 import { FAKE_OPS, testContext } from "./fake_ops.ts";
 
 async function withArchive() {

@@ -6,7 +6,7 @@
  */
 import { configFromEnv, type Env } from "../../src/config.ts";
 import type { OpContext } from "../../src/ops/types.ts";
-import type { Archive } from "../../src/store/archive.ts";
+import type { Archive } from "../../src/store/archive/archive.ts";
 import { storesFor } from "../../src/store/stores.ts";
 import type { FixtureWeb } from "../support/fixture_web.ts";
 

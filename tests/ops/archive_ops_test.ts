@@ -7,7 +7,7 @@ import type { OpContext } from "../../src/ops/types.ts";
 import { storesFor } from "../../src/store/stores.ts";
 
 const BASE = "http://127.0.0.1:8080";
-const NOTES = new URL("../../fixtures/archive/notes", import.meta.url).pathname;
+const NOTES = new URL("../../fixtures/archive/notes/", import.meta.url).pathname;
 
 async function httpArchive() {
   const home = await Deno.makeTempDir({ prefix: "quarry-archive-ops-" });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type Check, doctorOp } from "../../src/ops/doctor.ts";
 import type { EngineName } from "../../src/pipeline/engines/types.ts";
 import { writeCooldown } from "../../src/pipeline/engines/cooldown.ts";
-import type { Envelope } from "../../src/render/envelope.ts";
+import type { Envelope } from "../../src/envelope.ts";
 import { type FixtureWeb, startFixtureWeb } from "../support/fixture_web.ts";
 import { type EngineMode, fakeEngineEnv } from "../support/web/engines.ts";
 import { apiContext, type ApiTestContext } from "./api_context.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type LinkResult, linksOp } from "../../src/ops/links.ts";
-import type { Envelope } from "../../src/render/envelope.ts";
+import type { Envelope } from "../../src/envelope.ts";
 import { type FixtureWeb, startFixtureWeb } from "../support/fixture_web.ts";
 import { type EngineMode, fakeEngineEnv } from "../support/web/engines.ts";
 import type { EngineName } from "../../src/pipeline/engines/types.ts";

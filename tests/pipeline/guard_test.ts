@@ -6,7 +6,7 @@ import {
   isPrivateAddress,
   systemResolveDns,
 } from "../../src/pipeline/guard.ts";
-import type { ResolveDns } from "../../src/ops/types.ts";
+import type { ResolveDns } from "../../src/pipeline/guard.ts";
 
 /** DNS that must never be asked: literal hosts are judged without it. */
 const noDns: ResolveDns = (host) => Promise.reject(new Error(`DNS asked for ${host}`));

@@ -11,7 +11,7 @@
  * ```
  * @module
  */
-import { extract } from "../../src/pipeline/extract.ts";
+import { extract } from "../../src/pipeline/extract/mod.ts";
 import type { Block, ExtractResult, Link } from "../../src/pipeline/types.ts";
 
 /** What a golden case asserts; every field is optional. */

@@ -22,7 +22,11 @@ import {
 } from "./passages.ts";
 import { type ScoredSentence, scoreSentences } from "./score.ts";
 import { DEFAULT_SEGMENT_CONFIG, segmentBlocks, type SegmentConfig } from "./segment.ts";
-import { createTokenizer, DEFAULT_TOKENIZE_CONFIG, type TokenizeConfig } from "./tokenize.ts";
+import {
+  createTokenizer,
+  DEFAULT_TOKENIZE_CONFIG,
+  type TokenizeConfig,
+} from "../../text/tokenize.ts";
 import type { CountTokens } from "./tokens.ts";
 
 /** One excerpt of a page. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { queryCoverage } from "./heuristics.ts";
-import { tokenize } from "./tokenize.ts";
+import { tokenize } from "../../text/tokenize.ts";
 
 /** What is known about a page when its relevance is computed. */
 export interface RelevanceInput {

@@ -26,7 +26,7 @@ import {
   termProximity,
 } from "./heuristics.ts";
 import type { Sentence } from "./segment.ts";
-import type { Tokenizer } from "./tokenize.ts";
+import type { Tokenizer } from "../../text/tokenize.ts";
 
 /** BM25 weight of a query term that is also in the page title. */
 const TITLE_TERM_WEIGHT = 0.3;

@@ -1,0 +1,26 @@
+/**
+ * A worker that runs {@linkcode extract} off the main thread, so a server
+ * keeps answering while pages are parsed. Messages: `{id, body, url,
+ * options}` in, `{id, result}` or `{id, error}` out.
+ * @module
+ */
+/// <reference no-default-lib="true" />
+/// <reference lib="deno.worker" />
+import { extract, type ExtractOptions } from "./mod.ts";
+
+/** One extraction asked of the worker. */
+export interface ExtractJob {
+  id: number;
+  body: string;
+  url: string;
+  options: ExtractOptions;
+}
+
+self.onmessage = (event: MessageEvent<ExtractJob>) => {
+  const { id, body, url, options } = event.data;
+  try {
+    self.postMessage({ id, result: extract(body, url, options) });
+  } catch (error) {
+    self.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+};

@@ -1,0 +1,84 @@
+/**
+ * Archives a page Quarry read: its article as a `web` document, and its
+ * links as `link` citations with the sentence around each link.
+ * @module
+ */
+import type { Article } from "../../pipeline/types.ts";
+import { canonicalUrl } from "../../text/url.ts";
+import type { Archive } from "./archive.ts";
+import type { DocumentSource } from "./types.ts";
+import { extractCitations } from "../graph/citations.ts";
+
+/** A page that was read. */
+export interface ReadPage {
+  /** The URL as asked for. */
+  url: string;
+  /** The URL after redirects; the document is filed under it. */
+  finalUrl: string;
+  article: Article;
+  /** The query the page was read for, when there was one. */
+  query?: string;
+  /** ISO date-time the page was read. */
+  fetchedAt: string;
+  /** @default {"web"} */
+  source?: DocumentSource;
+}
+
+/** Most links of one page stored as citations (navigation menus can hold hundreds). */
+const MAX_LINKS = 200;
+
+/**
+ * Stores a read page in one transaction and returns its archive id. A page
+ * read again updates its row (same canonical URL) and its links; an
+ * unchanged page is left as it is.
+ *
+ * @example
+ * ```ts
+ * const id = archivePage(archive, { url, finalUrl, article, query: "tides", fetchedAt });
+ * ```
+ */
+export function archivePage(archive: Archive, page: ReadPage): string {
+  const { article } = page;
+  return archive.transaction(() => {
+    const [outcome] = archive.upsertDocuments([{
+      url: page.finalUrl,
+      title: article.title,
+      content: article.text,
+      query: page.query ?? null,
+      byline: article.byline,
+      lang: article.lang,
+      publishedAt: article.published,
+      fetchedAt: page.fetchedAt,
+      source: page.source ?? "web",
+      type: "html",
+      metadata: {
+        ...(article.site ? { site_name: article.site } : {}),
+        ...(article.excerpt ? { excerpt: article.excerpt } : {}),
+        ...(page.url !== page.finalUrl ? { requested_url: page.url } : {}),
+      },
+    }]);
+    const id = outcome!.id;
+    if (outcome!.status === "unchanged") return id;
+    const self = canonicalUrl(page.finalUrl);
+    const contexts = new Map(
+      extractCitations(article.markdown, page.finalUrl).map((c) => [c.url, c.context]),
+    );
+    const seen = new Set<string>([self]);
+    const citations = [];
+    for (const link of article.links) {
+      const target = canonicalUrl(link.url);
+      if (seen.has(target) || !/^https?:/.test(target)) continue;
+      seen.add(target);
+      citations.push({
+        sourceId: id,
+        targetUrl: target,
+        context: contexts.get(target) || link.text,
+        confidence: 1,
+        kind: "link" as const,
+      });
+      if (citations.length >= MAX_LINKS) break;
+    }
+    archive.replaceCitations(id, ["link"], citations);
+    return id;
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * The citation graph: explicit citations read out of reports and pages
+ * (Markdown links, bare URLs, numbered reference lists, footnotes), each with
+ * the sentence that cites it, and a walk over the graph to a given depth.
+ * @module
+ */
+import { canonicalUrl } from "../../text/url.ts";
+
+/** One cited URL and the sentence around its first mention. */
+export interface ExtractedCitation {
+  /** Canonical URL of the cited page. */
+  url: string;
+  /** The sentence that cites it, Markdown links reduced to their text. */
+  context: string;
+}
+
+/** Limits of citation extraction. */
+export interface CitationExtractConfig {
+  /** Longest context kept, in characters. @default {300} */
+  maxContext: number;
+  /** Most citations read from one document. @default {500} */
+  maxCitations: number;
+}
+
+/** Defaults of {@linkcode CitationExtractConfig}. */
+export const DEFAULT_CITATION_EXTRACT_CONFIG: CitationExtractConfig = {
+  maxContext: 300,
+  maxCitations: 500,
+};
+
+/** `[text](url "title")`; a leading `!` marks an image, which is not a citation. */
+const INLINE_LINK =
+  /(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g;
+/** `[label]: url`, `[^label]: … url`, and `[1] … url` at the start of a line. */
+const REFERENCE_LINE = /^[ \t]*\[(\^?[^\]\n]+)\](:?)[ \t]+(.*)$/gm;
+const URL_IN_TEXT = /https?:\/\/[^\s<>"'`\]\[)(]+(?:\([^\s<>"'`()]*\)[^\s<>"'`\]\[)(]*)*/g;
+const TRAILING_PUNCTUATION = /[.,;:!?'"*_~]+$/;
+const SENTENCE_END = /[.!?](?=\s)|\n[ \t]*\n|\n(?=[ \t]*(?:[-*+] |\d+[.)] |#|>|\[\^?[^\]\n]+\]:))/g;
+const MARKDOWN_LINK_TEXT = /!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)/g;
+const NOTE_MARK = /\[\^?\d+\]|\[\^[^\]\s]+\]/g;
+const SPACE = /\s+/g;
+const SPACE_BEFORE_PUNCTUATION = /\s+([.,;:!?])/g;
+const BLOCK_MARKER = /^(?:[-*+]|\d+[.)]|#+|>)\s+/;
+
+function absoluteHttp(raw: string, base: string | undefined): string | undefined {
+  const cleaned = raw.replace(TRAILING_PUNCTUATION, "");
+  try {
+    const url = base === undefined ? new URL(cleaned) : new URL(cleaned, base);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The sentence of `text` that holds the range [start, end), cleaned to plain text. */
+export function sentenceAround(text: string, start: number, end: number, maxLength = 300): string {
+  let from = 0;
+  let to = text.length;
+  SENTENCE_END.lastIndex = 0;
+  for (let m = SENTENCE_END.exec(text); m; m = SENTENCE_END.exec(text)) {
+    const boundary = m.index + m[0].length;
+    if (boundary <= start) from = boundary;
+    else if (m.index >= end) {
+      to = m.index + (m[0] === "\n" || m[0].startsWith("\n") ? 0 : 1);
+      break;
+    }
+  }
+  const sentence = text.slice(from, to).replace(MARKDOWN_LINK_TEXT, "$1").replace(NOTE_MARK, "")
+    .replace(SPACE, " ").replace(SPACE_BEFORE_PUNCTUATION, "$1").trim().replace(BLOCK_MARKER, "");
+  return sentence.length <= maxLength ? sentence : `${sentence.slice(0, maxLength - 1).trimEnd()}…`;
+}
+
+/**
+ * Reads every cited URL of a Markdown or plain-text document, in order of
+ * first mention, each once (by canonical URL). A reference or footnote
+ * definition takes its context from the sentence that uses its label
+ * (`… as shown [1].`), falling back to the definition's own text.
+ *
+ * @example
+ * ```ts
+ * extractCitations("Tides follow the moon [1].\n\n[1]: https://ex.org/tides");
+ * // [{ url: "https://ex.org/tides", context: "Tides follow the moon." }]
+ * ```
+ */
+export function extractCitations(
+  markdown: string,
+  base?: string,
+  config: CitationExtractConfig = DEFAULT_CITATION_EXTRACT_CONFIG,
+): ExtractedCitation[] {
+  const found = new Map<string, { at: number; context: string }>();
+  const masked: Array<[number, number]> = [];
+  const add = (raw: string, at: number, context: () => string) => {
+    const url = absoluteHttp(raw, base);
+    if (!url) return;
+    const key = canonicalUrl(url);
+    const seen = found.get(key);
+    if (seen && seen.context) return;
+    found.set(key, { at: Math.min(at, seen?.at ?? at), context: context() });
+  };
+  const inBody = (label: string): RegExpExecArray | null => {
+    const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(`\\[${escaped}\\](?![:(])`).exec(markdown);
+  };
+  for (const m of markdown.matchAll(REFERENCE_LINE)) {
+    const [line, label, colon, rest] = m as unknown as [string, string, string, string];
+    const numbered = /^\^?\d+$/.test(label) || label.startsWith("^");
+    if (!colon && !numbered) continue;
+    const urlMatch = URL_IN_TEXT.exec(rest) ?? (colon ? /^<?(\S+?)>?(?:\s|$)/.exec(rest) : null);
+    URL_IN_TEXT.lastIndex = 0;
+    if (!urlMatch) continue;
+    masked.push([m.index, m.index + line.length]);
+    const use = inBody(label);
+    const title = rest.replace(urlMatch[0], "").replace(/^["'(\s]+|["')\s]+$/g, "");
+    add(
+      urlMatch[1] ?? urlMatch[0],
+      use?.index ?? m.index,
+      () =>
+        use
+          ? sentenceAround(markdown, use.index, use.index + use[0].length, config.maxContext)
+          : title.replace(SPACE, " ").slice(0, config.maxContext),
+    );
+  }
+  for (const m of markdown.matchAll(INLINE_LINK)) {
+    masked.push([m.index, m.index + m[0].length]);
+    if (m[1] === "!") continue;
+    add(
+      m[3]!,
+      m.index,
+      () => sentenceAround(markdown, m.index, m.index + m[0].length, config.maxContext),
+    );
+  }
+  for (const m of markdown.matchAll(URL_IN_TEXT)) {
+    if (masked.some(([from, to]) => m.index >= from && m.index < to)) continue;
+    add(
+      m[0],
+      m.index,
+      () => sentenceAround(markdown, m.index, m.index + m[0].length, config.maxContext),
+    );
+  }
+  return [...found.entries()]
+    .sort((a, b) => a[1].at - b[1].at)
+    .slice(0, config.maxCitations)
+    .map(([url, { context }]) => ({ url, context }));
+}
