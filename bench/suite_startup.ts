@@ -1,0 +1,191 @@
+/**
+ * Start-up cost of the real program, measured from outside: whole-process
+ * wall time and peak RSS of `deno task quarry …` (what a user and an agent's
+ * shell run), each against an empty `deno run` script in the same run.
+ *
+ * - `quarry --version`, `quarry --help`: the cost of starting at all.
+ * - `quarry fetch <one loopback page>`, `quarry archive search <q>`.
+ * - `quarry mcp`: spawn → the answer to `tools/list`.
+ *
+ * Peak RSS comes from GNU time (`/usr/bin/time -f %M`), which reports the
+ * largest process of the tree it waited for; without it the column says so.
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startFixtureWeb } from "../tests/support/fixture_web.ts";
+import { quarryCommand, tempHome } from "../tests/support/run_quarry.ts";
+import type { BenchContext, BenchRow, BenchSection } from "./types.ts";
+
+const GNU_TIME = "/usr/bin/time";
+/** Runs of each command; the median is reported. */
+const RUNS = 7;
+const QUICK_RUNS = 3;
+
+/** Targets from issue 14, as ratios against the empty script. */
+const TARGETS: Record<string, { wall?: number; rssMiB?: number }> = {
+  "--version": { wall: 2, rssMiB: 60 },
+  "mcp": { wall: 3 },
+  "fetch": { wall: 4 },
+};
+
+/** One whole-process run. */
+interface Sample {
+  wallMs: number;
+  /** Peak RSS in KiB, when GNU time is there. */
+  rssKiB?: number;
+}
+
+async function hasGnuTime(): Promise<boolean> {
+  try {
+    return (await Deno.stat(GNU_TIME)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Wraps a command in GNU time writing `%M` to `out`, when GNU time is there. */
+function timed(command: string, args: string[], out: string | undefined) {
+  return out
+    ? { command: GNU_TIME, args: ["-f", "%M", "-o", out, command, ...args] }
+    : { command, args };
+}
+
+async function readRss(out: string | undefined): Promise<number | undefined> {
+  if (!out) return undefined;
+  for (let i = 0; i < 50; i++) {
+    try {
+      const kib = Number((await Deno.readTextFile(out)).trim().split("\n").at(-1));
+      if (Number.isFinite(kib) && kib > 0) return kib;
+    } catch {
+      // GNU time writes the file when the child has exited.
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return undefined;
+}
+
+interface Spec {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+async function runOnce(spec: Spec, rss: boolean): Promise<Sample> {
+  const out = rss ? await Deno.makeTempFile({ prefix: "quarry-time-" }) : undefined;
+  const { command, args } = timed(spec.command, spec.args, out);
+  const started = performance.now();
+  const result = await new Deno.Command(command, {
+    args,
+    cwd: spec.cwd,
+    env: spec.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const wallMs = performance.now() - started;
+  if (!result.success) {
+    throw new Error(`${spec.args.join(" ")} failed: ${new TextDecoder().decode(result.stderr)}`);
+  }
+  const rssKiB = await readRss(out);
+  if (out) await Deno.remove(out).catch(() => {});
+  return rssKiB === undefined ? { wallMs } : { wallMs, rssKiB };
+}
+
+/** `quarry mcp`: spawn → `tools/list` answered, through the real MCP client. */
+async function mcpOnce(spec: Spec, rss: boolean): Promise<Sample> {
+  const out = rss ? await Deno.makeTempFile({ prefix: "quarry-time-" }) : undefined;
+  const { command, args } = timed(spec.command, spec.args, out);
+  const client = new Client({ name: "bench", version: "0" });
+  const started = performance.now();
+  await client.connect(new StdioClientTransport({ command, args, cwd: spec.cwd, env: spec.env }));
+  const { tools } = await client.listTools();
+  const wallMs = performance.now() - started;
+  await client.close();
+  if (tools.length === 0) throw new Error("tools/list answered no tools");
+  const rssKiB = await readRss(out);
+  if (out) await Deno.remove(out).catch(() => {});
+  return rssKiB === undefined ? { wallMs } : { wallMs, rssKiB };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+interface Case {
+  name: string;
+  spec: Spec;
+  mcp?: boolean;
+}
+
+function row(name: string, samples: Sample[], empty: Sample[]): BenchRow {
+  const wall = median(samples.map((s) => s.wallMs));
+  const base = median(empty.map((s) => s.wallMs));
+  const rssList = samples.flatMap((s) => s.rssKiB === undefined ? [] : [s.rssKiB]);
+  const baseRss = empty.flatMap((s) => s.rssKiB === undefined ? [] : [s.rssKiB]);
+  const mib = (k: number) => `${(k / 1024).toFixed(0)} MiB`;
+  const rss = rssList.length ? mib(median(rssList)) : "RSS n/a";
+  const ratio = wall / base;
+  const target = TARGETS[name];
+  const checks: string[] = [`×${ratio.toFixed(2)} wall`];
+  if (target?.wall) checks.push(`target ≤ ${target.wall}× ${ratio <= target.wall ? "met" : "MISSED"}`);
+  if (target?.rssMiB && rssList.length) {
+    const m = median(rssList) / 1024;
+    checks.push(`≤ ${target.rssMiB} MiB ${m <= target.rssMiB ? "met" : "MISSED"}`);
+  }
+  return {
+    metric: `quarry ${name}`,
+    value: `${wall.toFixed(0)} ms, ${rss}`,
+    baseline: `${base.toFixed(0)} ms, ${baseRss.length ? mib(median(baseRss)) : "RSS n/a"}`,
+    note: checks.join("; "),
+  };
+}
+
+/** Runs the start-up benchmark. */
+export async function run(ctx: BenchContext): Promise<BenchSection> {
+  const runs = ctx.quick ? QUICK_RUNS : RUNS;
+  const rss = await hasGnuTime();
+  const web = await startFixtureWeb();
+  const scratch = await Deno.makeTempDir({ prefix: "quarry-startup-" });
+  try {
+    const emptyScript = `${scratch}/empty.ts`;
+    await Deno.writeTextFile(emptyScript, "");
+    const home = await tempHome();
+    const page = `${web.origin}/pages/articles/http3.html`;
+    const quarry = (args: string[]) => quarryCommand(args, home);
+    const base = quarry([]);
+    const empty: Spec = { ...base, args: ["run", "--quiet", emptyScript] };
+    // Something in the archive to search.
+    await runOnce(quarry(["fetch", page]), false);
+    const cases: Case[] = [
+      { name: "--version", spec: quarry(["--version"]) },
+      { name: "--help", spec: quarry(["--help"]) },
+      { name: "fetch", spec: quarry(["fetch", page]) },
+      { name: "archive search", spec: quarry(["archive", "search", "head-of-line blocking"]) },
+      { name: "mcp", spec: quarry(["mcp"]), mcp: true },
+    ];
+    const emptySamples: Sample[] = [];
+    const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));
+    // Warm the caches once, then interleave so load on the machine hits every case alike.
+    await runOnce(empty, false);
+    for (const c of cases) await (c.mcp ? mcpOnce(c.spec, false) : runOnce(c.spec, false));
+    for (let i = 0; i < runs; i++) {
+      emptySamples.push(await runOnce(empty, rss));
+      for (const c of cases) {
+        samples.get(c.name)!.push(await (c.mcp ? mcpOnce(c.spec, rss) : runOnce(c.spec, rss)));
+      }
+    }
+    return {
+      title: `Start-up: whole process, median of ${runs} (baseline: empty \`deno run\` script)`,
+      rows: cases.map((c) => row(c.name, samples.get(c.name)!, emptySamples)),
+    };
+  } finally {
+    await web.close();
+    await Deno.remove(scratch, { recursive: true }).catch(() => {});
+  }
+}
