@@ -1,7 +1,9 @@
 /**
  * Start-up cost of the real program, measured from outside: whole-process
- * wall time and peak RSS of `deno task quarry …` (what a user and an agent's
- * shell run), each against an empty `deno run` script in the same run.
+ * wall time and peak RSS of the installed `quarry` command (`deno task
+ * install` into a temporary root: one `deno run`, as an agent's shell calls
+ * it) and of `deno task quarry …` (the task runner is a second Deno process),
+ * each against an empty `deno run` script in the same run.
  *
  * - `quarry --version`, `quarry --help`: the cost of starting at all.
  * - `quarry fetch <one loopback page>`, `quarry archive search <q>`.
@@ -112,6 +114,22 @@ async function mcpOnce(spec: Spec, rss: boolean): Promise<Sample> {
   return rssKiB === undefined ? { wallMs } : { wallMs, rssKiB };
 }
 
+/** `deno task install` into `scratch`; the path of the installed `quarry`. */
+async function install(base: Spec, home: string, scratch: string): Promise<string> {
+  const result = await new Deno.Command(base.command, {
+    args: ["task", "--quiet", "install"],
+    cwd: base.cwd,
+    env: { ...base.env, QUARRY_HOME: home, DENO_INSTALL_ROOT: scratch },
+    clearEnv: true,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!result.success) {
+    throw new Error(`deno task install failed: ${new TextDecoder().decode(result.stderr)}`);
+  }
+  return `${scratch}/bin/quarry`;
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
@@ -131,7 +149,7 @@ function row(name: string, samples: Sample[], empty: Sample[]): BenchRow {
   const mib = (k: number) => `${(k / 1024).toFixed(0)} MiB`;
   const rss = rssList.length ? mib(median(rssList)) : "RSS n/a";
   const ratio = wall / base;
-  const target = TARGETS[name];
+  const target = TARGETS[name.replace(/ \(deno task\)$/, "")];
   const checks: string[] = [`×${ratio.toFixed(2)} wall`];
   if (target?.wall) checks.push(`target ≤ ${target.wall}× ${ratio <= target.wall ? "met" : "MISSED"}`);
   if (target?.rssMiB && rssList.length) {
@@ -162,12 +180,29 @@ export async function run(ctx: BenchContext): Promise<BenchSection> {
     const empty: Spec = { ...base, args: ["run", "--quiet", emptyScript] };
     // Something in the archive to search.
     await runOnce(quarry(["fetch", page]), false);
+    const installed = await install(base, home, scratch);
+    // The installed shim runs `deno` from the PATH.
+    const denoDir = Deno.execPath().replace(/\/[^/]*$/, "");
+    const env = { ...base.env, PATH: `${denoDir}:${base.env.PATH}` };
+    const asInstalled = (args: string[]): Spec => ({ ...base, command: installed, args, env });
+    const commands: [string, string[]][] = [
+      ["--version", ["--version"]],
+      ["--help", ["--help"]],
+      ["fetch", ["fetch", page]],
+      ["archive search", ["archive", "search", "head-of-line blocking"]],
+      ["mcp", ["mcp"]],
+    ];
     const cases: Case[] = [
-      { name: "--version", spec: quarry(["--version"]) },
-      { name: "--help", spec: quarry(["--help"]) },
-      { name: "fetch", spec: quarry(["fetch", page]) },
-      { name: "archive search", spec: quarry(["archive", "search", "head-of-line blocking"]) },
-      { name: "mcp", spec: quarry(["mcp"]), mcp: true },
+      ...commands.map(([name, args]) => ({
+        name,
+        spec: asInstalled(args),
+        ...(name === "mcp" ? { mcp: true } : {}),
+      })),
+      ...commands.map(([name, args]) => ({
+        name: `${name} (deno task)`,
+        spec: quarry(args),
+        ...(name === "mcp" ? { mcp: true } : {}),
+      })),
     ];
     const emptySamples: Sample[] = [];
     const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]));

@@ -1,0 +1,90 @@
+/**
+ * Start-up stays light: what every call of the CLI imports must not reach
+ * the heavy modules (DOM, tokenizer, Readability, Turndown, MCP SDK, Hono,
+ * SQLite…), which load only behind the op, the face or the worker that uses
+ * them. Read from Deno's module graph (`deno info --json`), following static
+ * imports only: an eager import added anywhere on the start-up path fails here.
+ * @module
+ */
+import assert from "node:assert/strict";
+
+const ROOT = new URL("../", import.meta.url);
+
+/** Modules no command may pay for before it runs. */
+const HEAVY = [
+  "npm:/linkedom",
+  "npm:/gpt-tokenizer",
+  "npm:/@mozilla/readability",
+  "npm:/turndown",
+  "npm:/@modelcontextprotocol/sdk",
+  "npm:/hono",
+  "npm:/jsdom",
+  "npm:/unpdf",
+  "npm:/puppeteer",
+  "npm:/stopword",
+  "npm:/robots-parser",
+  "node:sqlite",
+];
+/** Also kept out of the entry module itself, so `--version` loads neither. */
+const ENTRY_ONLY = ["npm:/commander", "npm:/zod"];
+
+interface GraphModule {
+  specifier: string;
+  dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+}
+
+async function graph(entry: string): Promise<Map<string, GraphModule>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", new URL(entry, ROOT).pathname],
+    cwd: ROOT.pathname,
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: GraphModule[];
+    redirects: Record<string, string>;
+  };
+  const modules = new Map(info.modules.map((m) => [m.specifier, m]));
+  for (const [from, to] of Object.entries(info.redirects)) {
+    const target = modules.get(to);
+    if (target) modules.set(from, target);
+  }
+  return modules;
+}
+
+/** Every module reached from `roots` through static imports, with the path that reached it. */
+function staticClosure(modules: Map<string, GraphModule>, roots: string[]): Map<string, string[]> {
+  const seen = new Map<string, string[]>();
+  const queue: [string, string[]][] = roots.map((r) => [new URL(r, ROOT).href, [r]]);
+  for (let item = queue.shift(); item; item = queue.shift()) {
+    const [specifier, path] = item;
+    if (seen.has(specifier)) continue;
+    seen.set(specifier, path);
+    for (const dep of modules.get(specifier)?.dependencies ?? []) {
+      const next = dep.code?.specifier;
+      if (next && !dep.isDynamic) queue.push([next, [...path, next.replace(ROOT.href, "")]]);
+    }
+  }
+  return seen;
+}
+
+function offenders(reached: Map<string, string[]>, banned: string[]): string[] {
+  return [...reached].filter(([s]) => banned.some((b) => s.startsWith(b)))
+    .map(([, path]) => path.join(" → "));
+}
+
+Deno.test("main.ts statically imports nothing heavy, nor commander or zod", async () => {
+  const modules = await graph("src/main.ts");
+  const reached = staticClosure(modules, ["src/main.ts"]);
+  assert.deepEqual(offenders(reached, [...HEAVY, ...ENTRY_ONLY]), []);
+});
+
+Deno.test("what every command loads (CLI, catalog, context, stores) reaches no heavy module", async () => {
+  const modules = await graph("src/main.ts");
+  const reached = staticClosure(modules, [
+    "src/front/cli.ts",
+    "src/ops/catalog.ts",
+    "src/front/context.ts",
+  ]);
+  assert.deepEqual(offenders(reached, HEAVY), []);
+});
