@@ -180,7 +180,9 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
     if (!parsed.success) {
       envelope = failure(op.name, inputError(parsed.error, op));
     } else {
-      const ctx = io.context({ progress: program.opts().progress === true });
+      // A command that runs until stopped (`--watch`) reports as it goes, under a pipe too.
+      const watching = (parsed.data as { watch?: unknown }).watch === true;
+      const ctx = io.context({ progress: program.opts().progress === true || watching });
       try {
         envelope = await op.run(ctx, parsed.data);
       } catch (error) {
