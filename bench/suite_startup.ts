@@ -151,7 +151,9 @@ function row(name: string, samples: Sample[], empty: Sample[]): BenchRow {
   const ratio = wall / base;
   const target = TARGETS[name.replace(/ \(deno task\)$/, "")];
   const checks: string[] = [`×${ratio.toFixed(2)} wall`];
-  if (target?.wall) checks.push(`target ≤ ${target.wall}× ${ratio <= target.wall ? "met" : "MISSED"}`);
+  if (target?.wall) {
+    checks.push(`target ≤ ${target.wall}× ${ratio <= target.wall ? "met" : "MISSED"}`);
+  }
   if (target?.rssMiB && rssList.length) {
     const m = median(rssList) / 1024;
     checks.push(`≤ ${target.rssMiB} MiB ${m <= target.rssMiB ? "met" : "MISSED"}`);
