@@ -88,3 +88,30 @@ Deno.test("what every command loads (CLI, catalog, context, stores) reaches no h
   ]);
   assert.deepEqual(offenders(reached, HEAVY), []);
 });
+
+/** Libraries the pipeline needs only once a page is parsed or a token counted. */
+const DEFERRED = ["gpt-tokenizer", "linkedom", "@mozilla/readability", "turndown"];
+const IMPORT_FROM = /^import\s+(.*?)\s+from\s+"([^"]+)";?$/gms;
+
+async function* sourceFiles(dir: URL): AsyncGenerator<[string, string]> {
+  for await (const entry of Deno.readDir(dir)) {
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+    if (entry.isDirectory) yield* sourceFiles(url);
+    else if (entry.name.endsWith(".ts")) yield [url.pathname, await Deno.readTextFile(url)];
+  }
+}
+
+Deno.test("the DOM, Readability, Turndown and the tokenizer are imported with `import defer`", async () => {
+  // A deferred module is evaluated on first use: `quarry mcp` lists its tools, and
+  // `quarry links` lists results, without building the tokenizer's tables or the DOM.
+  const eager: string[] = [];
+  for await (const [path, text] of sourceFiles(new URL("src/", ROOT))) {
+    for (const [, clause, from] of text.matchAll(IMPORT_FROM)) {
+      if (!DEFERRED.includes(from!)) continue;
+      if (!/^(defer \* as \w+|type\b)/.test(clause!)) {
+        eager.push(`${path}: import ${clause} from "${from}"`);
+      }
+    }
+  }
+  assert.deepEqual(eager, []);
+});

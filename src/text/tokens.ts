@@ -4,7 +4,8 @@
  * boundary: a paragraph, else a sentence, else a token.
  * @module
  */
-import { decode, encode } from "gpt-tokenizer";
+// Deferred: building the encoding's tables takes ~0.3 s, paid on the first count, not at start-up.
+import defer * as gpt from "gpt-tokenizer";
 
 const PARAGRAPH_BREAK = /\n\s*\n/;
 const SENTENCE_SEGMENTER = new Intl.Segmenter("en", { granularity: "sentence" });
@@ -24,7 +25,7 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  * ```
  */
 export function countTokens(text: string): number {
-  return text === "" ? 0 : encode(text, PLAIN_TEXT).length;
+  return text === "" ? 0 : gpt.encode(text, PLAIN_TEXT).length;
 }
 
 /** A text cut to a budget. */
@@ -53,11 +54,11 @@ function longestFittingPrefix(parts: string[], separator: string, maxTokens: num
 
 /** Cuts text to at most `maxTokens` at a token boundary, dropping a broken last character. */
 function cutAtToken(text: string, maxTokens: number): string {
-  const tokens = encode(text, PLAIN_TEXT);
+  const tokens = gpt.encode(text, PLAIN_TEXT);
   // Re-encoding a decoded prefix can merge differently; shorten until it fits.
   for (let n = maxTokens; n > 0; n--) {
     // A token may end inside a multi-byte character; decoding then leaves U+FFFD.
-    const out = decode(tokens.slice(0, n)).replace(BROKEN_TAIL, "").trimEnd();
+    const out = gpt.decode(tokens.slice(0, n)).replace(BROKEN_TAIL, "").trimEnd();
     if (countTokens(out) <= maxTokens) return out;
   }
   return "";

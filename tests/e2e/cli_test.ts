@@ -15,6 +15,18 @@ Deno.test("quarry with no arguments prints its help on stdout and exits 0", asyn
   for (const extra of ["serve", "mcp"]) assert.match(run.stdout, new RegExp(`\\n  ${extra} +\\S`));
 });
 
+Deno.test("serve and mcp are listed with the summary their own --help gives", async () => {
+  const top = await runQuarry(["--help"]);
+  for (const extra of ["serve", "mcp"]) {
+    const own = await runQuarry([extra, "--help"]);
+    assert.equal(own.code, 0, own.stderr);
+    const summary = own.stdout.split("\n")[2]!;
+    assert.match(summary, /^Serve /);
+    assert.ok(top.stdout.replace(/\s+/g, " ").includes(`${extra} ${summary}`), extra);
+    if (extra === "serve") assert.match(own.stdout, /--index <dir>[\s\S]*--index-every <duration>/);
+  }
+});
+
 Deno.test("quarry --version prints the version alone", async () => {
   const run = await runQuarry(["--version"]);
   assert.equal(run.code, 0, run.stderr);
