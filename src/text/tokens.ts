@@ -8,7 +8,8 @@
 import defer * as gpt from "gpt-tokenizer";
 
 const PARAGRAPH_BREAK = /\n\s*\n/;
-const SENTENCE_SEGMENTER = new Intl.Segmenter("en", { granularity: "sentence" });
+/** Built on the first cut to sentences (~20 ms), not at import; set once. */
+let sentenceSegmenter: Intl.Segmenter | undefined;
 const BROKEN_TAIL = /\uFFFD+$/;
 /**
  * Page text may contain special-token spellings such as `<|endoftext|>`
@@ -84,7 +85,8 @@ export function truncateToTokens(text: string, maxTokens: number): Truncated {
   if (kept > 0) {
     out = paragraphs.slice(0, kept).join("\n\n").trimEnd();
   } else {
-    const sentences = [...SENTENCE_SEGMENTER.segment(paragraphs[0] ?? "")].map((s) => s.segment);
+    sentenceSegmenter ??= new Intl.Segmenter("en", { granularity: "sentence" });
+    const sentences = [...sentenceSegmenter.segment(paragraphs[0] ?? "")].map((s) => s.segment);
     const n = longestFittingPrefix(sentences, "", maxTokens);
     out = n > 0 ? sentences.slice(0, n).join("").trimEnd() : cutAtToken(text, maxTokens);
   }
