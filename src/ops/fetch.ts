@@ -22,7 +22,7 @@ import {
   timeoutField,
 } from "./schemas.ts";
 import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
-import { countTokens } from "../text/tokens.ts";
+import { countTokens, loadTokenizer } from "../text/tokens.ts";
 import type { Excerpt } from "../pipeline/research.ts";
 
 /** Most URLs one call may read. */
@@ -177,6 +177,7 @@ export const fetchOp = defineOp({
   },
   async run(ctx, args): Promise<Envelope<FetchedPage>> {
     const started = ctx.now();
+    await loadTokenizer();
     const urls = args.urls.map((raw) => checkUrl(raw).href);
     const timeoutMs = args.timeout
       ? parseDuration(args.timeout, "--timeout")

@@ -4,8 +4,24 @@
  * boundary: a paragraph, else a sentence, else a token.
  * @module
  */
-// Deferred: building the encoding's tables takes ~0.3 s, paid on the first count, not at start-up.
-import defer * as gpt from "gpt-tokenizer";
+type Gpt = typeof import("gpt-tokenizer");
+
+/**
+ * The encoding is 2.4 MB of tables that take ~0.3 s and ~40 MiB to load, so
+ * it is imported by {@linkcode loadTokenizer}, when an operation that counts
+ * tokens starts, never at start-up. Set once, never changed after.
+ */
+let gpt: Gpt | undefined;
+
+/** Loads the tokenizer; operations that count tokens await it before counting. */
+export async function loadTokenizer(): Promise<void> {
+  gpt ??= await import("gpt-tokenizer");
+}
+
+function encoding(): Gpt {
+  if (!gpt) throw new Error("Cannot count tokens: loadTokenizer() was not awaited first");
+  return gpt;
+}
 
 const PARAGRAPH_BREAK = /\n\s*\n/;
 /** Built on the first cut to sentences (~20 ms), not at import; set once. */
@@ -26,7 +42,7 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  * ```
  */
 export function countTokens(text: string): number {
-  return text === "" ? 0 : gpt.encode(text, PLAIN_TEXT).length;
+  return text === "" ? 0 : encoding().encode(text, PLAIN_TEXT).length;
 }
 
 /** A text cut to a budget. */
@@ -55,11 +71,11 @@ function longestFittingPrefix(parts: string[], separator: string, maxTokens: num
 
 /** Cuts text to at most `maxTokens` at a token boundary, dropping a broken last character. */
 function cutAtToken(text: string, maxTokens: number): string {
-  const tokens = gpt.encode(text, PLAIN_TEXT);
+  const tokens = encoding().encode(text, PLAIN_TEXT);
   // Re-encoding a decoded prefix can merge differently; shorten until it fits.
   for (let n = maxTokens; n > 0; n--) {
     // A token may end inside a multi-byte character; decoding then leaves U+FFFD.
-    const out = gpt.decode(tokens.slice(0, n)).replace(BROKEN_TAIL, "").trimEnd();
+    const out = encoding().decode(tokens.slice(0, n)).replace(BROKEN_TAIL, "").trimEnd();
     if (countTokens(out) <= maxTokens) return out;
   }
   return "";
