@@ -9,8 +9,11 @@
  * - `quarry fetch <one loopback page>`, `quarry archive search <q>`.
  * - `quarry mcp`: spawn → the answer to `tools/list`.
  *
- * Peak RSS comes from GNU time (`/usr/bin/time -f %M`), which reports the
- * largest process of the tree it waited for; without it the column says so.
+ * Peak RSS and CPU time (user + system) come from GNU time (`/usr/bin/time
+ * -f "%M %U %S"`): RSS of the largest process of the tree it waited for,
+ * CPU summed over the tree. On a shared, loaded machine wall time is noisy;
+ * CPU time is the steadier measure of the work a start-up does. Without GNU
+ * time those columns say so.
  * @module
  */
 // @ts-types="@modelcontextprotocol/sdk/client/index"
@@ -38,6 +41,8 @@ interface Sample {
   wallMs: number;
   /** Peak RSS in KiB, when GNU time is there. */
   rssKiB?: number;
+  /** User + system CPU in ms, when GNU time is there. */
+  cpuMs?: number;
 }
 
 async function hasGnuTime(): Promise<boolean> {
@@ -51,22 +56,25 @@ async function hasGnuTime(): Promise<boolean> {
 /** Wraps a command in GNU time writing `%M` to `out`, when GNU time is there. */
 function timed(command: string, args: string[], out: string | undefined) {
   return out
-    ? { command: GNU_TIME, args: ["-f", "%M", "-o", out, command, ...args] }
+    ? { command: GNU_TIME, args: ["-f", "%M %U %S", "-o", out, command, ...args] }
     : { command, args };
 }
 
-async function readRss(out: string | undefined): Promise<number | undefined> {
-  if (!out) return undefined;
+async function readUsage(out: string | undefined): Promise<Omit<Sample, "wallMs">> {
+  if (!out) return {};
   for (let i = 0; i < 50; i++) {
     try {
-      const kib = Number((await Deno.readTextFile(out)).trim().split("\n").at(-1));
-      if (Number.isFinite(kib) && kib > 0) return kib;
+      const last = (await Deno.readTextFile(out)).trim().split("\n").at(-1) ?? "";
+      const [kib, user, sys] = last.split(" ").map(Number);
+      if (kib && kib > 0 && user !== undefined && sys !== undefined) {
+        return { rssKiB: kib, cpuMs: (user + sys) * 1000 };
+      }
     } catch {
       // GNU time writes the file when the child has exited.
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  return undefined;
+  return {};
 }
 
 interface Spec {
@@ -93,9 +101,9 @@ async function runOnce(spec: Spec, rss: boolean): Promise<Sample> {
   if (!result.success) {
     throw new Error(`${spec.args.join(" ")} failed: ${new TextDecoder().decode(result.stderr)}`);
   }
-  const rssKiB = await readRss(out);
+  const usage = await readUsage(out);
   if (out) await Deno.remove(out).catch(() => {});
-  return rssKiB === undefined ? { wallMs } : { wallMs, rssKiB };
+  return { wallMs, ...usage };
 }
 
 /** `quarry mcp`: spawn → `tools/list` answered, through the real MCP client. */
@@ -109,9 +117,9 @@ async function mcpOnce(spec: Spec, rss: boolean): Promise<Sample> {
   const wallMs = performance.now() - started;
   await client.close();
   if (tools.length === 0) throw new Error("tools/list answered no tools");
-  const rssKiB = await readRss(out);
+  const usage = await readUsage(out);
   if (out) await Deno.remove(out).catch(() => {});
-  return rssKiB === undefined ? { wallMs } : { wallMs, rssKiB };
+  return { wallMs, ...usage };
 }
 
 /** `deno task install` into `scratch`; the path of the installed `quarry`. */
@@ -147,10 +155,16 @@ function row(name: string, samples: Sample[], empty: Sample[]): BenchRow {
   const rssList = samples.flatMap((s) => s.rssKiB === undefined ? [] : [s.rssKiB]);
   const baseRss = empty.flatMap((s) => s.rssKiB === undefined ? [] : [s.rssKiB]);
   const mib = (k: number) => `${(k / 1024).toFixed(0)} MiB`;
+  const cpuList = samples.flatMap((s) => s.cpuMs === undefined ? [] : [s.cpuMs]);
+  const baseCpu = empty.flatMap((s) => s.cpuMs === undefined ? [] : [s.cpuMs]);
+  const cpu = (xs: number[]) => xs.length ? `, ${median(xs).toFixed(0)} ms CPU` : "";
   const rss = rssList.length ? mib(median(rssList)) : "RSS n/a";
   const ratio = wall / base;
   const target = TARGETS[name.replace(/ \(deno task\)$/, "")];
   const checks: string[] = [`×${ratio.toFixed(2)} wall`];
+  if (cpuList.length && baseCpu.length) {
+    checks.push(`×${(median(cpuList) / median(baseCpu)).toFixed(2)} CPU`);
+  }
   if (target?.wall) {
     checks.push(`target ≤ ${target.wall}× ${ratio <= target.wall ? "met" : "MISSED"}`);
   }
@@ -160,8 +174,10 @@ function row(name: string, samples: Sample[], empty: Sample[]): BenchRow {
   }
   return {
     metric: `quarry ${name}`,
-    value: `${wall.toFixed(0)} ms, ${rss}`,
-    baseline: `${base.toFixed(0)} ms, ${baseRss.length ? mib(median(baseRss)) : "RSS n/a"}`,
+    value: `${wall.toFixed(0)} ms, ${rss}${cpu(cpuList)}`,
+    baseline: `${base.toFixed(0)} ms, ${baseRss.length ? mib(median(baseRss)) : "RSS n/a"}${
+      cpu(baseCpu)
+    }`,
     note: checks.join("; "),
   };
 }

@@ -21,6 +21,8 @@ function writer(stream: { writeSync(p: Uint8Array): number }) {
 }
 
 const VERSION_FLAGS = new Set(["--version", "-V"]);
+/** The rest of the program (src/front/run.ts), loaded once a command is asked for. */
+const RUN_MODULE = new URL("./front/run.ts", import.meta.url).href;
 
 /** Runs Quarry with command-line arguments and returns the exit code. */
 export async function main(args: string[]): Promise<number> {
@@ -41,51 +43,9 @@ export async function main(args: string[]): Promise<number> {
     stdout(`${VERSION}\n`);
     return 0;
   }
-  const [{ runCli }, { CATALOG }, { realContext }] = await Promise.all([
-    import("./front/cli.ts"),
-    import("./ops/catalog.ts"),
-    import("./front/context.ts"),
-  ]);
-  const line = (text: string) => stderr(`${text}\n`);
-  const io = {
-    stdout,
-    stderr,
-    context: (options: { progress?: boolean } = {}) =>
-      realContext(config, options.progress || Deno.stderr.isTerminal() ? line : () => {}),
-  };
-  const allOps = async () => (await import("./ops/registry.ts")).OPERATIONS;
-  const extras = [
-    {
-      name: "serve",
-      summary: "Serve the HTTP API and MCP (Streamable HTTP at /mcp)",
-      load: async () => {
-        const [{ serveCommand }, { archiveIndexExtension }, ops] = await Promise.all([
-          import("./front/serve_command.ts"),
-          import("./front/archive_schedule.ts"),
-          allOps(),
-        ]);
-        return serveCommand({
-          ops,
-          config,
-          context: io.context,
-          stderr,
-          extensions: [archiveIndexExtension(stderr)],
-        });
-      },
-    },
-    {
-      name: "mcp",
-      summary: "Serve MCP on stdio (for agent hosts: Claude, Cursor, …)",
-      load: async () => {
-        const [{ mcpCommand }, ops] = await Promise.all([
-          import("./front/mcp_command.ts"),
-          allOps(),
-        ]);
-        return mcpCommand({ ops, context: io.context });
-      },
-    },
-  ];
-  return await runCli(args, CATALOG, io, extras);
+  // Not a literal: Deno would otherwise read the whole program's imports ahead, even for --version.
+  const { runProgram }: typeof import("./front/run.ts") = await import(RUN_MODULE);
+  return await runProgram(args, config, { stdout, stderr });
 }
 
 if (import.meta.main) {
