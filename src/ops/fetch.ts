@@ -177,7 +177,8 @@ export const fetchOp = defineOp({
   },
   async run(ctx, args): Promise<Envelope<FetchedPage>> {
     const started = ctx.now();
-    await loadTokenizer();
+    // Tokens are counted only for excerpts; the tokenizer loads while the pages do.
+    const tokenizer = args.query === undefined ? undefined : loadTokenizer();
     const urls = args.urls.map((raw) => checkUrl(raw).href);
     const timeoutMs = args.timeout
       ? parseDuration(args.timeout, "--timeout")
@@ -189,6 +190,7 @@ export const fetchOp = defineOp({
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
     }, args.query);
+    await tokenizer;
     const results = pages.map((p) => toFetchedPage(p, args));
     const metadata = {
       returned: results.filter((r) => r.status === "ok").length,
