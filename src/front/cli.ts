@@ -282,7 +282,8 @@ export async function runCli(
   try {
     const [loadedOps, loadedExtras] = await loadNamed(args, ops, extras);
     const program = buildProgram(loadedOps, io, (c) => (code = c), loadedExtras);
-    if (args.length === 0) {
+    // No command (nothing, or only `--progress`): the list of commands, on stdout.
+    if (args.every((a) => a === "--progress")) {
       program.outputHelp();
       return 0;
     }
