@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import { extract } from "../../src/pipeline/extract/mod.ts";
 import { extractFetched, extractOne, type PageRead, readPages } from "../../src/pipeline/read.ts";
 import type { FetchResult } from "../../src/pipeline/types.ts";
@@ -61,7 +62,11 @@ Deno.test("extractFetched() passes a failed fetch through with its status and re
 
 /** A real KV file and archive in a temp directory, and the loopback web. */
 async function withMemory(
-  fn: (read: (urls: string[]) => Promise<PageRead[]>, origin: string) => Promise<void>,
+  fn: (
+    read: (urls: string[]) => Promise<PageRead[]>,
+    origin: string,
+    home: string,
+  ) => Promise<void>,
 ) {
   const web = await startFixtureWeb();
   const home = await Deno.makeTempDir({ prefix: "quarry-read-" });
@@ -75,7 +80,7 @@ async function withMemory(
   const read = (urls: string[]) =>
     readPages(urls, { fetch: { allowPrivateNetwork: true, timeoutMs: 5000 } }, deps);
   try {
-    await fn(read, web.origin);
+    await fn(read, web.origin, home);
   } finally {
     await stores.close();
     await web.close();
@@ -117,5 +122,22 @@ Deno.test("readPages() hands each page on as it lands, slowest last, in the orde
     });
     assert.deepEqual(order, [1, 0]);
     assert.deepEqual(pages.map((p) => p.fetch.url), urls);
+  });
+});
+
+Deno.test("readPages() asks again without validators when the archive kept no page for a 304", async () => {
+  await withMemory(async (read, origin, home) => {
+    const url = `${origin}/fault/etag?page=caching`;
+    const [first] = await read([url]);
+    // An archive written before pages were kept: the document is there, its kept page is not.
+    const db = new DatabaseSync(`${home}/archive.db`);
+    db.exec("DELETE FROM document_pages");
+    db.close();
+    const [second] = await read([url]);
+    assert.equal(second!.status, "ok");
+    assert.equal(second!.revalidated, undefined, "read in full again");
+    assert.deepEqual(second!.extracted!.article, first!.extracted!.article);
+    const [third] = await read([url]);
+    assert.equal(third!.revalidated, true, "the full read kept the page again");
   });
 });

@@ -1,0 +1,160 @@
+/**
+ * "Answer at the speed of the slowest page" (issue 14): `quarry search -n 10`
+ * over ten loopback copies of real article pages (Wikipedia, the Guardian,
+ * the New York Times… from `../shared/corpora/extraction/readability-pages`,
+ * read at bench time) that answer after 100…900 ms, against the same search
+ * whose only result is the slowest page, in the same run. Pages are extracted
+ * and ranked as they land, so the ten should cost little more than the one.
+ * @module
+ */
+import type { BenchContext, BenchSection } from "./types.ts";
+
+/** Real English article pages of the corpus, 240 KB to 1.2 MB of HTML each. */
+const PAGES = [
+  "wikipedia",
+  "nytimes-1",
+  "wikipedia-3",
+  "wikipedia-4",
+  "guardian-1",
+  "nytimes-3",
+  "medium-3",
+  "quanta-1",
+  "bbc-1",
+  "seattletimes-1",
+];
+const FIRST_MS = 100;
+const SLOWEST_MS = 900;
+const QUERY = "history of the people and the world";
+const RUNS = 5;
+/** Target of issue 14: the research wall at most this much after the slowest page alone. */
+const TARGET_EXTRA_MS = 300;
+
+function delayOf(i: number): number {
+  return Math.round(FIRST_MS + (SLOWEST_MS - FIRST_MS) * i / (PAGES.length - 1));
+}
+
+function serp(entries: { url: string; title: string }[]): string {
+  const rows = entries.map((e) =>
+    `<div class="result"><h2 class="result__title"><a class="result__a" href="${e.url}">${e.title}</a></h2>` +
+    `<a class="result__snippet">The history of the people and the world, ${e.title}.</a></div>`
+  );
+  return `<html><body><div id="links">${rows.join("")}</div></body></html>`;
+}
+
+async function elapsedMs(env: Record<string, string>): Promise<{ ms: number; ok: number }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "quarry", "search", QUERY, "-n", "10", "--json"],
+    env: { ...env },
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const parsed = JSON.parse(text) as {
+    results?: { status: string }[];
+    metadata?: { elapsed_ms: number };
+  };
+  if (!parsed.metadata) throw new Error(`search failed: ${text.slice(0, 500)}`);
+  const ok = parsed.results?.filter((r) => r.status === "ok").length ?? 0;
+  return { ms: parsed.metadata.elapsed_ms, ok };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** Runs the real-size pipelined reading benchmark. */
+export async function runRealPages(ctx: BenchContext): Promise<BenchSection> {
+  const title =
+    "Search over 10 real-size pages (100…900 ms) against the slowest page alone, same run";
+  const dir = ctx.corpora && `${ctx.corpora}/extraction/readability-pages`;
+  if (!dir) return { title, rows: [], skipped: "../shared/corpora is absent" };
+  const bodies = await Promise.all(
+    PAGES.map((name) => Deno.readFile(`${dir}/${name}/source.html`)),
+  );
+  const servers: Deno.HttpServer[] = [];
+  const entries: { url: string; title: string }[] = [];
+  PAGES.forEach((name, i) => {
+    const server = Deno.serve(
+      { hostname: `127.0.1.${i + 2}`, port: 0, onListen: () => {} },
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, delayOf(i)));
+        return new Response(bodies[i], { headers: { "content-type": "text/html" } });
+      },
+    );
+    servers.push(server);
+    entries.push({
+      url: `http://127.0.1.${i + 2}:${server.addr.port}/${name}`,
+      title: `History of the people and the world: ${name}`,
+    });
+  });
+  const serpServer = Deno.serve(
+    { hostname: "127.0.1.1", port: 0, onListen: () => {} },
+    (req) =>
+      new Response(
+        serp(new URL(req.url).pathname.startsWith("/slowest/") ? entries.slice(-1) : entries),
+        { headers: { "content-type": "text/html" } },
+      ),
+  );
+  servers.push(serpServer);
+  const home = await Deno.makeTempDir({ prefix: "quarry-bench-real-" });
+  const base = {
+    QUARRY_HOME: home,
+    QUARRY_ALLOW_PRIVATE_NETWORK: "1",
+    QUARRY_RATE_LIMIT: "0",
+    QUARRY_ENGINES: "duckduckgo",
+    NO_COLOR: "1",
+  };
+  const origin = `http://127.0.1.1:${serpServer.addr.port}`;
+  const freshHome = async (name: string) => {
+    await Deno.mkdir(`${home}/${name}`);
+    return `${home}/${name}`;
+  };
+  try {
+    const all: number[] = [];
+    const alone: number[] = [];
+    let ok = 0;
+    for (let r = 0; r < (ctx.quick ? 1 : RUNS); r++) {
+      // Fresh data directories: no cache hit, no 304, both runs do the same work per page.
+      const ten = await elapsedMs({
+        ...base,
+        QUARRY_HOME: await freshHome(`all-${r}`),
+        QUARRY_DDG_URL: origin,
+      });
+      all.push(ten.ms);
+      ok = ten.ok;
+      alone.push(
+        (await elapsedMs({
+          ...base,
+          QUARRY_HOME: await freshHome(`alone-${r}`),
+          QUARRY_DDG_URL: `${origin}/slowest`,
+        })).ms,
+      );
+    }
+    const wall = median(all);
+    const one = median(alone);
+    const extra = wall - one;
+    return {
+      title,
+      rows: [
+        {
+          metric: "research wall, 10 real pages (metadata.elapsed_ms, median)",
+          value: `${wall} ms`,
+          baseline: `slowest page alone ${one} ms`,
+          note: `+${extra} ms (${(wall / one).toFixed(2)}×); target ≤ +${TARGET_EXTRA_MS} ms: ${
+            extra <= TARGET_EXTRA_MS ? "met" : "missed"
+          }`,
+        },
+        { metric: "pages ok", value: `${ok} / ${PAGES.length}` },
+        {
+          metric: "runs",
+          value: String(all.length),
+          note: `all: ${all.join(", ")}; alone: ${alone.join(", ")}`,
+        },
+      ],
+    };
+  } finally {
+    await Promise.all(servers.map((s) => s.shutdown()));
+    await Deno.remove(home, { recursive: true }).catch(() => {});
+  }
+}
