@@ -73,12 +73,7 @@ const input = z.object({
 
 type SearchInput = z.infer<typeof input>;
 
-function deps(
-  ctx: OpContext,
-  args: SearchInput,
-  kv: Deno.Kv,
-  timeoutMs: number,
-): ResearchDeps {
+function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number): ResearchDeps {
   const session = args.session;
   const sessions = session === undefined ? undefined : kvSessions(kv, { now: ctx.now });
   return {
