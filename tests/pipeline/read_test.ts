@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { extract } from "../../src/pipeline/extract/mod.ts";
+import { createExtractPool } from "../../src/pipeline/extract/pool.ts";
 import { extractFetched, extractOne, type PageRead, readPages } from "../../src/pipeline/read.ts";
 import type { FetchResult } from "../../src/pipeline/types.ts";
 import { configFromEnv } from "../../src/config.ts";
@@ -140,4 +141,31 @@ Deno.test("readPages() asks again without validators when the archive kept no pa
     const [third] = await read([url]);
     assert.equal(third!.revalidated, true, "the full read kept the page again");
   });
+});
+
+Deno.test("readPages() extracts in the worker pool when one is passed", async () => {
+  const web = await startFixtureWeb();
+  const pool = createExtractPool({ size: 1 });
+  try {
+    const urls = [
+      `${web.origin}/pages/articles/http3.html`,
+      `${web.origin}/pages/articles/http2.html`,
+    ];
+    const landed: string[] = [];
+    const pages = await readPages(urls, {
+      fetch: { allowPrivateNetwork: true, timeoutMs: 5000 },
+      onPage: (page) => landed.push(`${page.status} ${page.extracted?.article.title}`),
+    }, {
+      fetch: globalThis.fetch.bind(globalThis),
+      resolveDns: () => Promise.resolve(["127.0.0.1"]),
+      now: Date.now,
+      extract: pool.extract,
+    });
+    assert.deepEqual(pages.map((p) => p.status), ["ok", "ok"]);
+    assert.equal(landed.length, 2, "each page was handed on");
+    assert.ok(pages.every((p) => p.extracted?.extractor === "readability"));
+  } finally {
+    pool.close();
+    await web.close();
+  }
 });
