@@ -11,6 +11,7 @@ import { fetchAll } from "../src/pipeline/fetch.ts";
 import { extractFetched, type PageRead, readPages } from "../src/pipeline/read.ts";
 import { excerptsFor } from "../src/pipeline/rank/excerpts_for.ts";
 import type { BenchContext, BenchRow, BenchSection } from "./types.ts";
+import type { WebReady, WebRequest } from "./real_pages_web.ts";
 
 /** Real English article pages of the corpus, 240 KB to 1.2 MB of HTML each. */
 const PAGES = [
@@ -34,14 +35,6 @@ const TARGET_EXTRA_MS = 300;
 
 function delayOf(i: number): number {
   return Math.round(FIRST_MS + (SLOWEST_MS - FIRST_MS) * i / (PAGES.length - 1));
-}
-
-function serp(entries: { url: string; title: string }[]): string {
-  const rows = entries.map((e) =>
-    `<div class="result"><h2 class="result__title"><a class="result__a" href="${e.url}">${e.title}</a></h2>` +
-    `<a class="result__snippet">The history of the people and the world, ${e.title}.</a></div>`
-  );
-  return `<html><body><div id="links">${rows.join("")}</div></body></html>`;
 }
 
 async function elapsedMs(env: Record<string, string>): Promise<{ ms: number; ok: number }> {
@@ -133,34 +126,14 @@ export async function runRealPages(ctx: BenchContext): Promise<BenchSection> {
     "Search over 10 real-size pages (100…900 ms) against the slowest page alone, same run";
   const dir = ctx.corpora && `${ctx.corpora}/extraction/readability-pages`;
   if (!dir) return { title, rows: [], skipped: "../shared/corpora is absent" };
-  const bodies = await Promise.all(
-    PAGES.map((name) => Deno.readFile(`${dir}/${name}/source.html`)),
-  );
-  const servers: Deno.HttpServer[] = [];
-  const entries: { url: string; title: string }[] = [];
-  PAGES.forEach((name, i) => {
-    const server = Deno.serve(
-      { hostname: `127.0.1.${i + 2}`, port: 0, onListen: () => {} },
-      async () => {
-        await new Promise((resolve) => setTimeout(resolve, delayOf(i)));
-        return new Response(bodies[i], { headers: { "content-type": "text/html" } });
-      },
-    );
-    servers.push(server);
-    entries.push({
-      url: `http://127.0.1.${i + 2}:${server.addr.port}/${name}`,
-      title: `History of the people and the world: ${name}`,
-    });
-  });
-  const serpServer = Deno.serve(
-    { hostname: "127.0.1.1", port: 0, onListen: () => {} },
-    (req) =>
-      new Response(
-        serp(new URL(req.url).pathname.startsWith("/slowest/") ? entries.slice(-1) : entries),
-        { headers: { "content-type": "text/html" } },
-      ),
-  );
-  servers.push(serpServer);
+  // The web runs in a worker: its answers keep their delays while this thread extracts pages.
+  const web = new Worker(new URL("./real_pages_web.ts", import.meta.url), { type: "module" });
+  const reply = <T>() =>
+    new Promise<T>((resolve) => web.onmessage = (e: MessageEvent<T>) => resolve(e.data));
+  const request: WebRequest = { dir, pages: PAGES, delaysMs: PAGES.map((_, i) => delayOf(i)) };
+  const ready = reply<WebReady>();
+  web.postMessage(request);
+  const { origin, entries } = await ready;
   const home = await Deno.makeTempDir({ prefix: "quarry-bench-real-" });
   const base = {
     QUARRY_HOME: home,
@@ -169,7 +142,6 @@ export async function runRealPages(ctx: BenchContext): Promise<BenchSection> {
     QUARRY_ENGINES: "duckduckgo",
     NO_COLOR: "1",
   };
-  const origin = `http://127.0.1.1:${serpServer.addr.port}`;
   const freshHome = async (name: string) => {
     await Deno.mkdir(`${home}/${name}`);
     return `${home}/${name}`;
@@ -220,7 +192,10 @@ export async function runRealPages(ctx: BenchContext): Promise<BenchSection> {
       ],
     };
   } finally {
-    await Promise.all(servers.map((s) => s.shutdown()));
+    const stopped = reply<string>();
+    web.postMessage("stop");
+    await stopped;
+    web.terminate();
     await Deno.remove(home, { recursive: true }).catch(() => {});
   }
 }
