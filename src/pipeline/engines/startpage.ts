@@ -10,6 +10,7 @@ import type { Candidate } from "../types.ts";
 import {
   captcha,
   finalizeResults,
+  isoDate,
   parseDocument,
   parseRegion,
   type RawResult,
@@ -27,6 +28,8 @@ const PAGE_SIZE = 10;
 const CAPTCHA_SELECTORS = "form[action*='captcha'], #captcha, .captcha-page";
 const BLOCK_TEXT = /unusual (?:traffic|activity)|verify you are (?:a )?human|are you a robot/i;
 const NO_RESULTS_TEXT = /did not match any|no results found/i;
+/** Google-style dates that open a snippet: "1 Jan 2024 ... ". */
+const LEADING_DATE = /^(\d{1,2} [A-Z][a-z]{2,8}\.? \d{4}) \.\.\.\s*/;
 
 /**
  * Parses a Startpage result page.
@@ -55,11 +58,16 @@ export function parseStartpage(html: string, baseUrl: string): Candidate[] {
     const anchor = block.querySelector("a.result-title");
     const url = resolveHttpUrl(anchor?.getAttribute("href"), baseUrl);
     if (!anchor || !url) continue;
-    raw.push({
+    const text = textOf(block.querySelector("p.description"));
+    const date = LEADING_DATE.exec(text);
+    const item: RawResult = {
       url: url.href,
       title: textOf(anchor.querySelector(".wgl-title") ?? anchor),
-      snippet: textOf(block.querySelector("p.description")),
-    });
+      snippet: date ? text.slice(date[0].length) : text,
+    };
+    const published = date ? isoDate(date[1]) : undefined;
+    if (published) item.published = published;
+    raw.push(item);
   }
   if (raw.length === 0) throw unrecognised(LABEL);
   return finalizeResults(raw, "startpage");
