@@ -25,6 +25,9 @@ const ALL_BLOCKED = {
   "duckduckgo-lite": "captcha",
   bing: "captcha",
   mojeek: "captcha",
+  startpage: "captcha",
+  "brave-html": "captcha",
+  wikipedia: "captcha",
 } as const;
 
 Deno.test("quarry links: a CAPTCHA on DuckDuckGo fails over to DuckDuckGo Lite", async () => {
@@ -57,13 +60,15 @@ Deno.test("quarry links: every engine blocked exits 1 with CAPTCHA and hints", a
     const out = json.json as LinksEnvelope;
     assert.equal(out.success, false);
     assert.equal(out.error?.code, "CAPTCHA");
-    assert.equal(out.metadata.attempts.length, 4);
+    assert.equal(out.metadata.attempts.length, 7);
     // The report form says the same on stderr, now from the cool-downs alone.
     const report = await runQuarry(["links", "deno kv"], { env, home });
     assert.equal(report.code, 1);
     assert.equal(report.stdout, "");
     assert.match(report.stderr, /^error \[CAPTCHA\]: Every search engine is blocked/);
-    assert.match(report.stderr, /hint: Wait 15 minutes/);
+    // Wikipedia's 429 asked for 2 minutes; the CAPTCHAs cool for a first minute.
+    assert.match(report.stderr, /hint: Wait 1 minute:/);
+    assert.match(report.stderr, /\n- bing: on cool-down until /);
     assert.match(report.stderr, /hint: Set SEARXNG_URL/);
     await Deno.remove(home, { recursive: true });
   } finally {

@@ -147,9 +147,13 @@ export function successRate(record: HealthRecord | undefined): number {
   return record.recent.reduce((a, b) => a + b, 0) / record.recent.length;
 }
 
+/** Latencies within one step count as equal, so small noise does not reorder the chain. */
+const LATENCY_STEP_MS = 1000;
+
 /**
  * Orders engines healthiest first: recent success rate, then a recent block
- * (later block, later turn), then latency; ties keep the given order.
+ * (later block, later turn), then latency in whole seconds; ties keep the
+ * given order.
  */
 export function byHealth<T extends string>(
   names: readonly T[],
@@ -157,7 +161,8 @@ export function byHealth<T extends string>(
 ): T[] {
   const score = (name: T) => {
     const r = records.get(name);
-    return { rate: successRate(r), block: r?.lastBlock ?? 0, latency: r?.latencyMs ?? 0 };
+    const latency = Math.floor((r?.latencyMs ?? 0) / LATENCY_STEP_MS);
+    return { rate: successRate(r), block: r?.lastBlock ?? 0, latency };
   };
   return names.map((name, i) => ({ name, i, s: score(name) }))
     .sort((a, b) =>

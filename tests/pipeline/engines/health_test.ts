@@ -52,16 +52,16 @@ Deno.test("successRate() counts recent answers; an engine never asked counts as 
   assert.equal(r.latencyMs, 160);
 });
 
-Deno.test("byHealth() puts healthy engines first, then older blocks, then lower latency", () => {
+Deno.test("byHealth() puts healthy engines first, then older blocks, then lower latency by the second", () => {
   const records = new Map<string, HealthRecord | undefined>([
     ["duckduckgo", afterBlock(afterSuccess(undefined, 100), BLOCK, T0, PACING)],
-    ["bing", afterSuccess(undefined, 900)],
+    ["bing", afterSuccess(undefined, 2900)],
     ["mojeek", afterSuccess(undefined, 300)],
     ["startpage", undefined],
   ]);
   assert.deepEqual(byHealth(["duckduckgo", "bing", "mojeek", "startpage"], records), [
-    "startpage",
     "mojeek",
+    "startpage",
     "bing",
     "duckduckgo",
   ]);
