@@ -29,6 +29,21 @@ export interface RaceResult {
 type Settled = { i: number; outcome: Outcome };
 
 /**
+ * The hedge timer on the wall clock. The hedge waits for the network, so it
+ * runs on real time even where a test clock fakes the polite delays.
+ */
+export function wallTimer(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const id = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(id);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+/**
  * Races `count` engines, `run(i, signal)` starting the i-th. `want` engines
  * start at once; each failure or silence past the hedge delay starts one more.
  */

@@ -25,7 +25,7 @@ import { startpage } from "./startpage.ts";
 import { wikipedia } from "./wikipedia.ts";
 import { fuseRanks } from "./fusion.ts";
 import { byHealth, coolingUntil, type EngineHealth, type HealthRecord } from "./health.ts";
-import { race } from "./hedge.ts";
+import { race, wallTimer } from "./hedge.ts";
 import {
   type Attempt,
   type Engine,
@@ -87,7 +87,10 @@ export interface ChainDeps {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   health: EngineHealth;
-  /** The hedge timer; defaults to `sleep`. Tests pass one they control. */
+  /**
+   * The hedge timer; defaults to the wall clock ({@linkcode wallTimer}), since
+   * it waits on the network. Tests pass one they control.
+   */
   timer?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Random numbers in [0, 1) for the jitter of the polite delay. @default {Math.random} */
   random?: () => number;
@@ -206,13 +209,16 @@ export async function searchEngines(
     want,
     (i, signal) => askEngine(ENGINES[ready[i]!], query, engineOptions, askDeps, signal),
     {
-      timer: deps.timer ?? deps.sleep,
+      timer: deps.timer ?? wallTimer,
       hedgeDelayMs: deps.config.hedgeDelayMs,
       signal: deps.signal,
     },
   );
   attempts.push(...outcomes.map((o) => o.attempt));
   if (winners.length > 0) {
+    // Chain order, not arrival order, so fused ties and the engine list are stable.
+    const at = (o: { attempt: Attempt }) => ready.indexOf(o.attempt.engine as EngineName);
+    winners.sort((a, b) => at(a) - at(b));
     const lists = winners.map((w) => w.kept);
     const merged = want > 1 ? fuseRanks(lists) : withOwnRank(lists[0]!);
     return {
