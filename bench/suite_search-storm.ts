@@ -49,6 +49,10 @@ interface Outcome {
   coolingViolations: number;
   ndcg: number;
   failures: number;
+  /** Error codes of the searches that failed, with counts. */
+  errors: Map<string, number>;
+  /** Searches that answered with fewer than 5 results although they succeeded. */
+  short: number;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -100,6 +104,7 @@ async function storm(setup: Setup, queries: number): Promise<Outcome> {
   const counts: number[] = [];
   const scores: number[] = [];
   let failures = 0;
+  const errors = new Map<string, number>();
   const started = Date.now();
   try {
     for (let i = 0; i < queries; i++) {
@@ -121,8 +126,10 @@ async function storm(setup: Setup, queries: number): Promise<Outcome> {
         });
         counts.push(answer.candidates.length);
         scores.push(ndcg5(answer.candidates.map((c) => c.url)));
-      } catch {
+      } catch (error) {
         failures++;
+        const code = (error as { code?: string }).code ?? "INTERNAL";
+        errors.set(code, (errors.get(code) ?? 0) + 1);
         counts.push(0);
         scores.push(0);
       }
@@ -145,6 +152,8 @@ async function storm(setup: Setup, queries: number): Promise<Outcome> {
     coolingViolations: violations.n,
     ndcg: scores.reduce((a, b) => a + b, 0) / queries,
     failures,
+    errors,
+    short: counts.filter((n) => n > 0 && n < Math.min(5, want)).length,
   };
 }
 
