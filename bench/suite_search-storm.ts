@@ -193,6 +193,11 @@ function rows(o: Outcome, base?: Outcome): BenchRow[] {
       note: o.coolingViolations === 0 ? "target 0: met" : "target 0: MISSED",
     },
     {
+      metric: `${o.name}: searches failed / answered short`,
+      value: `${o.failures} / ${o.short}`,
+      note: [...o.errors].map(([code, n]) => `${code} ×${n}`).join(", "),
+    },
+    {
       metric: `${o.name}: nDCG@5 of the results`,
       value: o.ndcg.toFixed(3),
       ...b((x) => x.ndcg.toFixed(3)),
