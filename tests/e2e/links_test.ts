@@ -145,3 +145,17 @@ Deno.test("quarry doctor: one line per check, exit 1 when no engine can search",
     await web.close();
   }
 });
+
+Deno.test("quarry search with the network down says so, names the host and suggests --local", async () => {
+  // Nothing listens on port 9 of loopback: every engine's connection is refused.
+  const env = fakeEngineEnv("http://127.0.0.1:9");
+  const run = await runQuarry(["search", "deno kv"], { env });
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /^error \[UPSTREAM_ERROR\]: The network is unreachable/);
+  assert.match(
+    run.stderr,
+    /\n- duckduckgo: UPSTREAM_ERROR: Cannot reach DuckDuckGo \(127\.0\.0\.1:9\)/,
+  );
+  assert.match(run.stderr, /hint: Use --local \(`quarry search --local`\)/);
+  assert.doesNotMatch(run.stderr, /API_KEY|SEARXNG_URL/);
+});

@@ -85,7 +85,7 @@ export function chainFailure(attempts: Attempt[], config: Config, now: number): 
       {
         suggestions: [
           `Check the network connection (DNS, proxy, firewall): ${down.unreachable} did not answer`,
-          "Use --local to answer from the archive of pages read before",
+          "Use --local (`quarry search --local`) to answer from the archive of pages read before",
         ],
       },
     );
