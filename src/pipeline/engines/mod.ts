@@ -147,8 +147,9 @@ export function resolveChain(config: Config, requested?: string[]): EngineName[]
 
 /**
  * Orders the chain healthiest first (an explicit `--engine` list keeps its
- * order) and notes the engines that are skipped: not configured, or cooling
- * down after a block.
+ * order; Wikipedia, which only knows its own articles, stays behind the
+ * general engines) and notes the engines that are skipped: not configured,
+ * or cooling down after a block.
  */
 async function plan(
   names: EngineName[],
@@ -181,7 +182,11 @@ async function plan(
     records.set(name, record);
     ready.push(name);
   }
-  return { ready: explicit ? ready : byHealth(ready, records), attempts };
+  if (explicit) return { ready, attempts };
+  // Engines that only know their own site come after the general ones, however healthy.
+  const general = ready.filter((n) => !ENGINES[n].ownSiteOnly);
+  const ownSite = ready.filter((n) => ENGINES[n].ownSiteOnly);
+  return { ready: [...byHealth(general, records), ...byHealth(ownSite, records)], attempts };
 }
 
 /**

@@ -62,6 +62,11 @@ export interface Engine {
   needsKey?: "BRAVE_API_KEY" | "EXA_API_KEY";
   /** Understands `site:`, quotes, `-term`, `filetype:` and `OR` in the query text. */
   operators: boolean;
+  /**
+   * Answers only from its own site (Wikipedia): never put ahead of the
+   * general engines by health, only asked when they fail.
+   */
+  ownSiteOnly?: boolean;
   /** Results on one page, for engines that can be asked for the next page. */
   pageSize?: number;
   /** `true` when configured (key present, URL set), else the reason it is not. */

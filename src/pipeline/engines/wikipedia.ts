@@ -89,6 +89,7 @@ export function parseWikipedia(json: string, base: string): Candidate[] {
 export const wikipedia: Engine = {
   name: "wikipedia",
   operators: false,
+  ownSiteOnly: true,
   pageSize: PAGE_SIZE,
   available: () => true,
   async search(query, options, deps) {

@@ -153,3 +153,44 @@ Deno.test("searchEngines() lifts SearXNG's JSON hint into the chain's error", as
     await web.close();
   }
 });
+
+Deno.test("searchEngines() keeps Wikipedia behind the general engines, however healthy", async () => {
+  const web = await startFixtureWeb();
+  try {
+    const d = deps(web.origin, {}, never);
+    // DuckDuckGo's block sends it to the back; Wikipedia, never asked, still stays last.
+    await d.health.update("duckduckgo", () => ({
+      successes: 0,
+      failures: 0,
+      blocks: 1,
+      streak: 0,
+      latencyMs: 0,
+      recent: [0],
+      lastBlock: Date.now() - 3_600_000,
+    }));
+    const down = {
+      duckduckgo: "down",
+      "duckduckgo-lite": "down",
+      bing: "down",
+      mojeek: "down",
+      startpage: "down",
+      "brave-html": "down",
+    } as const;
+    const answer = await searchEngines(parseQuery("deno kv"), { count: 3 }, {
+      ...d,
+      config: fakeConfig(web.origin, down, NO_KEYS),
+    });
+    assert.deepEqual(answer.attempts.map((a) => a.engine), [
+      "duckduckgo-lite",
+      "bing",
+      "mojeek",
+      "startpage",
+      "brave-html",
+      "duckduckgo",
+      "wikipedia",
+    ]);
+    assert.equal(answer.engine, "wikipedia");
+  } finally {
+    await web.close();
+  }
+});
