@@ -11,6 +11,7 @@ import {
   searchEngines,
   TIME_RANGES,
 } from "../pipeline/engines/mod.ts";
+import type { Attempt } from "../pipeline/engines/types.ts";
 import type { EngineRank } from "../pipeline/types.ts";
 import { kvHealth } from "../store/kv/health.ts";
 import { parseQuery } from "../pipeline/query.ts";
@@ -133,6 +134,11 @@ export const linksOp = defineOp({
     }
     const n = results.length;
     if (n > 0) lines.push("", `_${n} result${n === 1 ? "" : "s"} from ${engine}_`);
+    // What went wrong on the way belongs in the report too, not only in --json.
+    const troubles = (Array.isArray(envelope.metadata.attempts) ? envelope.metadata.attempts : [])
+      .filter((a: Attempt) => a.outcome === "blocked" || a.outcome === "error")
+      .map((a: Attempt) => `- ${a.engine}: ${a.code}${a.message ? `: ${a.message}` : ""}`);
+    if (troubles.length > 0) lines.push("", "Engines that failed:", ...troubles);
     return lines.join("\n") + "\n";
   },
 });

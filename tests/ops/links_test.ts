@@ -51,6 +51,11 @@ Deno.test("links gives results with engine and rank, and metadata naming the eng
       ["duckduckgo", "blocked"],
       ["duckduckgo-lite", "ok"],
     ]);
+    const text = linksOp.render!(env, { query: "deno kv", count: 2 });
+    assert.match(
+      text,
+      /\nEngines that failed:\n- duckduckgo: CAPTCHA: DuckDuckGo blocked the request/,
+    );
     // No page was fetched: only the engines were asked.
     assert.ok(web.requests.every((r) => !r.startsWith("/pages/")));
   } finally {
