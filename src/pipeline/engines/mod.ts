@@ -23,6 +23,7 @@ import { mojeek } from "./mojeek.ts";
 import { searxng } from "./searxng.ts";
 import { startpage } from "./startpage.ts";
 import { wikipedia } from "./wikipedia.ts";
+import { canonicalUrl } from "../../text/url.ts";
 import { fuseRanks } from "./fusion.ts";
 import { byHealth, coolingUntil, type EngineHealth, type HealthRecord } from "./health.ts";
 import { race, wallTimer } from "./hedge.ts";
@@ -209,26 +210,40 @@ export async function searchEngines(
   };
   const { fusion: _f, engines: _e, ...engineOptions } = options;
   const want = Math.max(1, options.fusion ?? deps.config.fusion);
-  const { winners, outcomes } = await race(
-    ready.length,
-    want,
-    (i, signal) => askEngine(ENGINES[ready[i]!], query, engineOptions, askDeps, signal),
-    {
-      timer: deps.timer ?? wallTimer,
-      hedgeDelayMs: deps.config.hedgeDelayMs,
-      signal: deps.signal,
-    },
-  );
+  const raceFrom = (start: number, n: number) =>
+    race(
+      ready.length - start,
+      n,
+      (i, signal) => askEngine(ENGINES[ready[start + i]!], query, engineOptions, askDeps, signal),
+      {
+        timer: deps.timer ?? wallTimer,
+        hedgeDelayMs: deps.config.hedgeDelayMs,
+        signal: deps.signal,
+      },
+    );
+  const { winners, outcomes } = await raceFrom(0, want);
   attempts.push(...outcomes.map((o) => o.attempt));
   if (winners.length > 0) {
     // Chain order, not arrival order, so fused ties and the engine list are stable.
     const at = (o: { attempt: Attempt }) => ready.indexOf(o.attempt.engine as EngineName);
     winners.sort((a, b) => at(a) - at(b));
     const lists = winners.map((w) => w.kept);
-    const merged = want > 1 ? fuseRanks(lists) : withOwnRank(lists[0]!);
+    let merged = want > 1 ? fuseRanks(lists) : withOwnRank(lists[0]!);
+    const used = winners.map((w) => w.attempt.engine);
+    // More than a page wanted and the answering engine ran out: the next engines top it up.
+    let started = outcomes.length;
+    while (want === 1 && merged.length < options.count && options.count > TOP_UP_OVER) {
+      if (started >= ready.length) break;
+      const more = await raceFrom(started, 1);
+      started += more.outcomes.length;
+      attempts.push(...more.outcomes.map((o) => o.attempt));
+      if (more.winners.length === 0) break;
+      merged = appendNew(merged, more.winners[0]!.kept);
+      used.push(more.winners[0]!.attempt.engine);
+    }
     return {
       candidates: merged.slice(0, options.count),
-      engine: winners.map((w) => w.attempt.engine).join(","),
+      engine: used.join(","),
       attempts,
       totalAvailable: merged.length,
     };
@@ -236,6 +251,16 @@ export async function searchEngines(
   const empty = outcomes.find((o) => o.attempt.outcome === "ok");
   if (empty) return { candidates: [], engine: empty.attempt.engine, attempts, totalAvailable: 0 };
   throw chainFailure(attempts, deps.config, deps.now());
+}
+
+/** Counts above one result page may be topped up from the next engines. */
+const TOP_UP_OVER = 10;
+
+/** `list` followed by the results of `more` it does not have yet, ranked from 1. */
+function appendNew(list: Candidate[], more: Candidate[]): Candidate[] {
+  const seen = new Set(list.map((c) => canonicalUrl(c.url)));
+  const fresh = withOwnRank(more).filter((c) => !seen.has(canonicalUrl(c.url)));
+  return [...list, ...fresh].map((c, i) => ({ ...c, rank: i + 1 }));
 }
 
 /** Results of one engine, each naming that engine and its rank, as fused results do. */

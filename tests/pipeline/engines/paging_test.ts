@@ -84,3 +84,29 @@ Deno.test("searchEngines() does not ask an engine again while it cools down afte
     await web.close();
   }
 });
+
+Deno.test("searchEngines() tops a long answer up from the next engine when the first runs out", async () => {
+  // Startpage blocks after two pages; Mojeek gives the rest.
+  const farm = engineFarm({
+    startpage: {
+      block: { kind: "rate", limit: 2, windowMs: 60_000, penaltyMs: 60_000, style: "throttle" },
+      latencyMs: [0, 0],
+    },
+    mojeek: OPEN,
+  }, { now: Date.now, sleep: () => Promise.resolve() });
+  const web = await startFixtureWeb([farm.route]);
+  try {
+    const answer = await searchEngines(parseQuery("top up t3"), {
+      count: 40,
+      engines: ["startpage", "mojeek"],
+    }, deps(farm.env(web.origin), Date.now));
+    assert.equal(answer.engine, "startpage,mojeek");
+    assert.equal(answer.candidates.length, 40);
+    assert.equal(new Set(answer.candidates.map((c) => c.url)).size, 40);
+    assert.equal(answer.candidates[0]!.engine, "startpage");
+    assert.equal(answer.candidates[39]!.engine, "mojeek");
+    assert.deepEqual(answer.candidates.map((c) => c.rank), [...Array(40).keys()].map((i) => i + 1));
+  } finally {
+    await web.close();
+  }
+});
