@@ -210,6 +210,13 @@ export async function searchEngines(
   };
   const { fusion: _f, engines: _e, ...engineOptions } = options;
   const want = Math.max(1, options.fusion ?? deps.config.fusion);
+  if (want > 1 && ready.some((n) => !ENGINES[n].ownSiteOnly)) {
+    // Fusion merges views of the web: an engine of one site's articles only dilutes them.
+    for (const name of ready.filter((n) => ENGINES[n].ownSiteOnly)) {
+      attempts.push({ engine: name, outcome: "skipped", message: "not fused: one site only" });
+    }
+    ready.splice(0, ready.length, ...ready.filter((n) => !ENGINES[n].ownSiteOnly));
+  }
   const raceFrom = (start: number, n: number) =>
     race(
       ready.length - start,
