@@ -5,7 +5,13 @@
  */
 import { z } from "zod";
 import { parseDuration } from "../config.ts";
-import { EngineChainError, searchEngines, TIME_RANGES } from "../pipeline/engines/mod.ts";
+import {
+  EngineChainError,
+  fusionCount,
+  searchEngines,
+  TIME_RANGES,
+} from "../pipeline/engines/mod.ts";
+import { kvHealth } from "../store/kv/health.ts";
 import { parseQuery } from "../pipeline/query.ts";
 import { pageBudget } from "../pipeline/rank/excerpts_for.ts";
 import { answerFromArchive } from "../pipeline/local.ts";
@@ -62,6 +68,10 @@ const input = z.object({
   timeout: timeoutField,
   ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)").optional(),
   force: z.boolean().default(false).describe("Bypass the cache and refresh it"),
+  fusion: z.boolean().optional().describe(
+    "Ask several engines at once (QUARRY_FUSION, else 3) and merge their lists by reciprocal " +
+      "rank fusion",
+  ),
   local: z.boolean().default(false).describe(
     "Answer from the archive of pages read before, without the network",
   ),
@@ -83,7 +93,8 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
         ...(args.region ? { region: args.region } : {}),
         ...(args.time ? { time: args.time } : {}),
         ...(args.engine ? { engines: args.engine.split(",") } : {}),
-      }, { ...ctx, kv, progress: ctx.progress });
+        fusion: fusionCount(ctx.config, args.fusion),
+      }, { ...ctx, health: kvHealth(kv), progress: ctx.progress });
       return { candidates: answer.candidates, engine: answer.engine, attempts: answer.attempts };
     },
     read: (urls, onPage, deadlineMs) =>
