@@ -73,7 +73,11 @@ export async function callTool(
 }
 
 /** Builds an MCP server exposing every op that has an `mcp` entry, and archived documents. */
-export function createMcpServer(ops: readonly Operation[], context: OpContext): McpServer {
+export function createMcpServer(
+  ops: readonly Operation[],
+  context: OpContext,
+  options: { documentsPerPage?: number } = {},
+): McpServer {
   const server = new McpServer(
     { name: "quarry", title: "Quarry", version: VERSION },
     {
@@ -91,6 +95,6 @@ export function createMcpServer(ops: readonly Operation[], context: OpContext): 
       annotations: { title: op.mcp.title, ...op.mcp.annotations },
     }, (input: unknown, extra: CallExtra) => callTool(op, context, input, extra));
   }
-  registerDocuments(server, context);
+  registerDocuments(server, context, options.documentsPerPage);
   return server;
 }

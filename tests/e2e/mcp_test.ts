@@ -66,6 +66,18 @@ Deno.test("quarry mcp on stdio: tools, a page read, a tool error, bad arguments"
       assert.equal((envelope.results as { byline: string }[])[0]!.byline, "Ada Whitlock");
     });
 
+    await t.step(
+      "resources/list shows the page fetch_page just read, and it reads back",
+      async () => {
+        const { resources } = await client.listResources();
+        const page = resources.find((r) => r.description === `${web.origin}${PAGE}`);
+        assert.ok(page, JSON.stringify(resources));
+        assert.match(page.uri, /^quarry:\/\/document\/\d+$/);
+        const read = await client.readResource({ uri: page.uri });
+        assert.match((read.contents[0] as { text: string }).text, /one over two, two over one/);
+      },
+    );
+
     await t.step("a bad URL is a tool error with its code and a hint", async () => {
       const result = await client.callTool({
         name: "fetch_page",

@@ -18,6 +18,7 @@ import {
   type SearchConfig,
   type TermStats,
 } from "./search.ts";
+import { listDocuments, type ListOptions } from "./list.ts";
 import { migrate } from "./schema.ts";
 import { Sql } from "./sql.ts";
 import type {
@@ -28,6 +29,7 @@ import type {
   ExportOptions,
   GraphFormat,
   RelatedDocument,
+  SearchHit,
   SearchOptions,
   SearchResult,
   UpsertOutcome,
@@ -168,8 +170,15 @@ export class Archive {
     });
   }
 
-  /** Searches the archive; never throws on what the user typed. */
+  /**
+   * Searches the archive; never throws on what the user typed. Without
+   * words it lists the documents that pass the filters, newest first.
+   */
   search(text: string, options: SearchOptions = {}): SearchResult {
+    if (text.trim() === "") {
+      const { hits, total } = listDocuments(this.#sql, options);
+      return { hits, total, totalEstimated: false, expansions: {} };
+    }
     let query = parseQuery(text);
     let expansions: Record<string, string[]> = {};
     if (options.fuzzy) {
@@ -224,6 +233,11 @@ export class Archive {
       return n;
     },
   };
+
+  /** Documents that pass the filters, newest first (see {@linkcode listDocuments}). */
+  list(options: ListOptions = {}): { hits: SearchHit[]; total: number } {
+    return listDocuments(this.#sql, options);
+  }
 
   /** The id of a document given by id or by URL, or undefined. */
   resolve(idOrUrl: string): string | undefined {
