@@ -153,10 +153,14 @@ function perPageTokens(args: SearchInput) {
     : { max: Math.max(1, Math.floor(args.maxTokens / args.count)), count: countTokens };
 }
 
-async function fromArchive(ctx: OpContext, args: SearchInput): Promise<ResearchResult[]> {
+async function fromArchive(
+  ctx: OpContext,
+  args: SearchInput,
+  limit = args.count,
+): Promise<ResearchResult[]> {
   const tokens = perPageTokens(args);
   return answerFromArchive(await ctx.stores.archive(), args.query, {
-    count: args.count,
+    count: limit,
     budgetChars: args.budget,
     ...(tokens ? { budgetTokens: tokens } : {}),
   });
@@ -195,31 +199,47 @@ async function computeLocal(
   return { success: true, command: "search", query: args.query, results, metadata };
 }
 
-/** Archived answers first, then web results for other pages, refitted to the total budget. */
-function preferArchived(
+/**
+ * Archived answers first, then web results for other pages, `count` pages in
+ * all, refitted to the total budget. Web pages pushed out are listed as dropped.
+ */
+export function preferArchived(
   archived: ResearchResult[],
   outcome: ResearchOutcome,
   budget: Budget,
+  count: number,
 ): ResearchOutcome {
-  const good = archived.filter((r) => (r.relevance ?? 0) >= PREFER_ARCHIVE_MIN_RELEVANCE);
+  const good = archived.filter((r) => (r.relevance ?? 0) >= PREFER_ARCHIVE_MIN_RELEVANCE)
+    .slice(0, count);
   if (good.length === 0) return outcome;
   const ids = new Set(good.map((r) => r.archive_id));
   const urls = new Set(good.map((r) => r.url));
   const web = outcome.results.filter((r) =>
     !urls.has(r.url) && !(r.archive_id && ids.has(r.archive_id))
   );
-  const ok = [...good, ...web.filter((r) => r.status === "ok")];
-  const fitted = fitToTotal(ok, budget, countTokens);
+  const webOk = web.filter((r) => r.status === "ok");
+  const kept = webOk.slice(0, Math.max(0, count - good.length));
+  const fitted = fitToTotal([...good, ...kept], budget, countTokens);
+  const pushedOut = webOk.slice(kept.length).map((r) => ({
+    url: r.url,
+    title: r.title,
+    status: "filtered" as const,
+    reason: "beyond --count once archived pages came first (--prefer-archive)",
+  }));
   return {
     ...outcome,
     results: [
       ...fitted.results.filter((r) => (r.excerpts?.length ?? 0) > 0),
       ...web.filter((r) => r.status !== "ok"),
     ],
+    dropped: [...outcome.dropped, ...pushedOut],
     tokensUsed: fitted.tokensUsed,
     charsUsed: fitted.charsUsed,
   };
 }
+
+/** Archive hits weighed for --prefer-archive: more than `count`, so a web copy cannot hide a report. */
+const PREFER_ARCHIVE_POOL = 3;
 
 async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<ResearchResult>> {
   const started = ctx.now();
@@ -230,7 +250,9 @@ async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<Rese
     ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),
   };
   if (args.local) return await computeLocal(ctx, args, budget, started);
-  const archived = args.preferArchive ? await fromArchive(ctx, args) : [];
+  const archived = args.preferArchive
+    ? await fromArchive(ctx, args, Math.min(MAX_COUNT, args.count * PREFER_ARCHIVE_POOL))
+    : [];
   const kv = await ctx.stores.kv();
   let outcome: ResearchOutcome;
   try {
@@ -248,7 +270,7 @@ async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<Rese
       : { elapsed_ms: ctx.now() - started };
     return failure("search", error, { query: args.query, metadata: meta });
   }
-  if (archived.length > 0) outcome = preferArchived(archived, outcome, budget);
+  if (archived.length > 0) outcome = preferArchived(archived, outcome, budget, args.count);
   const meta = metadata(outcome, args, started, ctx.now());
   if (meta.returned === 0) {
     const why = outcome.results.length > 0
@@ -302,10 +324,14 @@ export const searchOp = defineOp({
   async run(ctx, args) {
     const ttlMs = args.ttl ? parseDuration(args.ttl, "--ttl") : ctx.config.cacheTtlMs;
     // A session changes the answer with every call, so it is never served from the cache.
+    // Local answers are not cached either: they cost one offline archive query, and the
+    // archive is written by fetch, search, deep, `archive index`, the serve-time schedule
+    // and other processes sharing QUARRY_HOME; invalidating on every one of those writes
+    // would be easy to miss, and a stale local answer silently hides what was indexed.
     return await withCache(ctx, "search", args, {
       ttlMs,
       force: args.force,
-      noCache: args.session !== undefined,
+      noCache: args.session !== undefined || args.local,
     }, () => compute(ctx, args));
   },
   render(envelope) {
