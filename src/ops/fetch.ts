@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { QuarryError } from "../errors.ts";
 import { checkUrl } from "../pipeline/guard.ts";
+import { batchDeadline } from "../pipeline/fetch.ts";
 import type { PageRead } from "../pipeline/read.ts";
 import { readRemembered } from "../store/page_memory.ts";
 import type { Link, PageStatus } from "../pipeline/types.ts";
@@ -15,6 +16,7 @@ import { renderPages } from "../render/markdown.ts";
 import { defineOp } from "./types.ts";
 import {
   budgetField,
+  deadlineField,
   formatField,
   maxField,
   maxTokensField,
@@ -36,6 +38,7 @@ const input = z.object({
   start: startField,
   max: maxField,
   timeout: timeoutField,
+  deadline: deadlineField,
   query: z.string().trim().min(1).max(2000).optional().describe(
     "A question: return only the excerpts of each page that answer it, instead of the content",
   ),
@@ -183,6 +186,10 @@ export const fetchOp = defineOp({
       : ctx.config.timeoutMs;
     const pages = await readRemembered(ctx, urls, {
       timeoutMs,
+      deadlineMs: batchDeadline(
+        timeoutMs,
+        args.deadline ? parseDuration(args.deadline, "--deadline") : undefined,
+      ),
       userAgent: ctx.config.userAgent,
       allowPrivateNetwork: ctx.config.allowPrivateNetwork,
       ...(ctx.signal ? { signal: ctx.signal } : {}),

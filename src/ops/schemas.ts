@@ -33,6 +33,11 @@ export const maxField = z.number().int().positive().max(1_000_000).optional().de
 export const timeoutField = durationField("Timeout for each page, e.g. 8s or 500ms (default 8s)")
   .optional();
 
+/** `--deadline D`: limit for the whole batch of pages. */
+export const deadlineField = durationField(
+  "Limit for reading all pages, e.g. 40s (default: follows --timeout)",
+).optional();
+
 /** `--budget CHARS`: excerpt characters per page. */
 export const budgetField = z.number().int().positive().max(100_000).default(3000).describe(
   "Characters of excerpts for each page",

@@ -19,6 +19,7 @@ import {
   type ResearchResult,
 } from "../pipeline/research.ts";
 import { DEFAULT_CANDIDATE_CONFIG } from "../pipeline/candidates.ts";
+import { DEADLINE_MARGIN_MS } from "../pipeline/fetch.ts";
 import { countTokens } from "../text/tokens.ts";
 import { QuarryError } from "../errors.ts";
 import { type Envelope, failure, type Metadata } from "../envelope.ts";
@@ -28,6 +29,7 @@ import { kvSessions } from "../store/kv/sessions.ts";
 import { withCache } from "./with_cache.ts";
 import {
   budgetField,
+  deadlineField,
   diagnosticsField,
   durationField,
   maxTokensField,
@@ -59,6 +61,7 @@ const input = z.object({
   ),
   maxTokens: maxTokensField,
   timeout: timeoutField,
+  deadline: deadlineField,
   ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)").optional(),
   force: z.boolean().default(false).describe("Bypass the cache and refresh it"),
   local: z.boolean().default(false).describe(
@@ -88,7 +91,10 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
     read: (urls) =>
       readRemembered(ctx, urls, {
         timeoutMs,
-        deadlineMs: timeoutMs + 2000,
+        // Search keeps a tight deadline: a slow page is not worth a slow answer.
+        deadlineMs: args.deadline
+          ? parseDuration(args.deadline, "--deadline")
+          : timeoutMs + DEADLINE_MARGIN_MS,
         userAgent: ctx.config.userAgent,
         allowPrivateNetwork: ctx.config.allowPrivateNetwork,
         signal: ctx.signal,

@@ -196,3 +196,21 @@ Deno.test("quarry help, version and bad usage exit with 0, 0 and 2", async () =>
   assert.equal(badFormat.code, 2);
   assert.doesNotMatch(badFormat.stderr, /at .*\.ts:\d+/, "no stack trace");
 });
+
+Deno.test("quarry fetch: --deadline bounds the batch, and the timeout alone is never cut short", async () => {
+  const web = await startFixtureWeb();
+  try {
+    const url = `${web.origin}/fault/delay?ms=1500`;
+    const cut = await runQuarry(["fetch", url, "--timeout", "5s", "--deadline", "500ms", "--json"]);
+    assert.equal(cut.code, 1, cut.stdout + cut.stderr);
+    const page = (cut.json as { results: { status: string; reason: string }[] }).results[0]!;
+    assert.equal(page.status, "timeout");
+    assert.match(page.reason, /Overall deadline of 500 ms/);
+    const whole = await runQuarry(["fetch", url, "--timeout", "5s", "--json"]);
+    const arrived = (whole.json as Env).results[0]!;
+    assert.notEqual(arrived.status, "timeout", whole.stdout);
+    assert.equal(arrived.title, "Delayed page", "the page arrived within its timeout");
+  } finally {
+    await web.close();
+  }
+});
