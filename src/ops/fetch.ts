@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { QuarryError } from "../errors.ts";
 import { checkUrl } from "../pipeline/guard.ts";
-import { batchDeadline } from "../pipeline/fetch.ts";
+import { batchDeadline, READABLE_TYPES } from "../pipeline/fetch.ts";
 import type { PageRead } from "../pipeline/read.ts";
 import { readRemembered } from "../store/page_memory.ts";
 import type { Link, PageStatus } from "../pipeline/types.ts";
@@ -142,6 +142,22 @@ const STATUS_CODES: Partial<Record<PageStatus, QuarryError["code"]>> = {
   http_error: "UPSTREAM_ERROR",
 };
 
+/** What to try for each kind of failure; a hint only where it can help. */
+const STATUS_HINTS: Partial<Record<PageStatus, string[]>> = {
+  timeout: ["Raise --timeout for slow sites (and --deadline for many pages)"],
+  private_address: [
+    "Set QUARRY_ALLOW_PRIVATE_NETWORK=1 to let Quarry read loopback and private addresses",
+  ],
+  not_html: [`Quarry reads these types: ${[...READABLE_TYPES].join(", ")}`],
+  too_large: ["Read a smaller page, or the site's text or Markdown version"],
+};
+
+/** Hints for the statuses in a failed batch, each once, in the order the pages came. */
+export function batchHints(pages: FetchedPage[]): string[] {
+  const hints = pages.flatMap((p) => STATUS_HINTS[p.status] ?? ["Check the URL in a browser"]);
+  return [...new Set(hints)];
+}
+
 /** The error of a batch in which no page could be read. */
 export function batchError(pages: FetchedPage[]): QuarryError {
   const first = pages[0];
@@ -154,7 +170,7 @@ export function batchError(pages: FetchedPage[]): QuarryError {
     pages.length === 1
       ? `Could not read ${what[0]}`
       : `Could not read any page: ${what.join("; ")}`,
-    { suggestions: ["Check the URL in a browser", "Raise --timeout for slow sites"] },
+    { suggestions: batchHints(pages) },
   );
 }
 

@@ -81,6 +81,7 @@ export async function withCache<R>(
         return marked(hit.value, {
           cache_hit: true,
           cached_at: new Date(hit.createdAt).toISOString(),
+          cache_age_ms: Math.max(0, ctx.now() - hit.createdAt),
           elapsed_ms: ctx.now() - started,
         });
       }

@@ -76,7 +76,8 @@ export interface FetchDeps {
 }
 
 const ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,text/markdown;q=0.9,*/*;q=0.1";
-const READABLE_TYPES = new Set([
+/** Content types Quarry reads; anything else is `not_html`. */
+export const READABLE_TYPES: ReadonlySet<string> = new Set([
   "text/html",
   "application/xhtml+xml",
   "text/plain",

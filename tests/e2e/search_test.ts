@@ -71,6 +71,11 @@ Deno.test("quarry search serves a repeated question from the cache, and --force 
     assert.equal(second.metadata.cache_hit, true);
     assert.equal(web.requests.length, before, "a cache hit asks nothing of the web");
     assert.deepEqual(second.results, first.results);
+    const report = await runQuarry(args.filter((a) => a !== "--json"), {
+      home,
+      env: env(web.origin),
+    });
+    assert.match(report.stdout, /^_From the cache \(\d+ s old, cached \d{4}-/, report.stdout);
     const forced = (await runQuarry([...args, "--force"], { home, env: env(web.origin) }))
       .json as Env;
     assert.equal(forced.metadata.cache_hit, false);
