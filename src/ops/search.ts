@@ -247,7 +247,32 @@ export function preferArchived(
 /** Archive hits weighed for --prefer-archive: more than `count`, so a web copy cannot hide a report. */
 const PREFER_ARCHIVE_POOL = 3;
 
+/**
+ * Adds the question to the archive's research history (`archive stats`
+ * counts it) with the documents that answered. History is a convenience:
+ * a store failure is reported and the answer stands.
+ */
+async function recordSearch(ctx: OpContext, query: string, results: ResearchResult[]) {
+  try {
+    const ids = results.flatMap((r) => r.status === "ok" && r.archive_id ? [r.archive_id] : []);
+    (await ctx.stores.archive()).recordQuery(
+      query,
+      "search",
+      new Date(ctx.now()).toISOString(),
+      ids,
+    );
+  } catch (error) {
+    ctx.progress(`could not record the query: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
 async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<ResearchResult>> {
+  const envelope = await answer(ctx, args);
+  if (envelope.success) await recordSearch(ctx, args.query, envelope.results ?? []);
+  return envelope;
+}
+
+async function answer(ctx: OpContext, args: SearchInput): Promise<Envelope<ResearchResult>> {
   const started = ctx.now();
   const timeoutMs = args.timeout ? parseDuration(args.timeout, "--timeout") : ctx.config.timeoutMs;
   const budget: Budget = {

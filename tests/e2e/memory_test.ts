@@ -37,17 +37,21 @@ Deno.test("quarry fetch archives what it read and re-fetches unchanged pages wit
   }
 });
 
-Deno.test("quarry search gives each page it read an archive id", async () => {
+Deno.test("quarry search gives each page it read an archive id, and records the query", async () => {
   const web = await startFixtureWeb();
+  const home = await tempHome();
   try {
     const run = await runQuarry(
       ["search", "why does HTTP/3 avoid head-of-line blocking", "--json", "--timeout", "1s"],
-      { env: { QUARRY_DDG_URL: `${web.origin}/research`, QUARRY_ENGINES: "duckduckgo" } },
+      { home, env: { QUARRY_DDG_URL: `${web.origin}/research`, QUARRY_ENGINES: "duckduckgo" } },
     );
     const out = run.json as Env;
     const ok = out.results.filter((r) => r.status === "ok");
     assert.ok(ok.length >= 2, run.stdout);
     assert.ok(ok.every((r) => r.archive_id), "every page read is archived");
+    const stats = await runQuarry(["archive", "stats", "--json"], { home });
+    const counts = (stats.json as { results: { queries: number }[] }).results[0]!;
+    assert.equal(counts.queries, 1, "the search is in the research history");
   } finally {
     await web.close();
   }

@@ -35,6 +35,7 @@ import type {
   UpsertOutcome,
 } from "./types.ts";
 import { type DocumentRow, rowToDocument, writeDocuments } from "./write.ts";
+import { pathOfFileUrl } from "../graph/citations.ts";
 import { formatGraph } from "../graph/export.ts";
 import { buildGraph } from "../graph/read.ts";
 import { type EdgeRow, type WalkDirection, walkGraph } from "../graph/walk.ts";
@@ -137,10 +138,7 @@ export class Archive {
           ? Number(c.targetId)
           : targetUrl === null
           ? null
-          : this.#sql.get<{ id: number }>(
-            "SELECT min(id) AS id FROM documents WHERE canonical_url = ?",
-            targetUrl,
-          )?.id ?? null;
+          : this.#targetOf(targetUrl);
         if (targetId === Number(c.sourceId)) continue;
         added += this.#sql.run(
           `INSERT INTO citations(source_id, target_url, target_id, context, confidence, kind)
@@ -156,6 +154,37 @@ export class Archive {
       }
       return added;
     });
+  }
+
+  /** The document a canonical URL names: by URL, or by path for a `file:` URL. */
+  #targetOf(targetUrl: string): number | null {
+    const path = pathOfFileUrl(targetUrl);
+    return this.#sql.get<{ id: number }>(
+      path === undefined
+        ? "SELECT min(id) AS id FROM documents WHERE canonical_url = ?"
+        : "SELECT min(id) AS id FROM documents WHERE path = ?",
+      path ?? targetUrl,
+    )?.id ?? null;
+  }
+
+  /**
+   * Links citations of indexed files to files indexed after them (a `file:`
+   * target has no URL for the insert trigger to match). Returns how many were linked.
+   */
+  linkFileCitations(): number {
+    const open = this.#sql.all<{ id: number; source_id: number; target_url: string }>(
+      "SELECT id, source_id, target_url FROM citations WHERE target_id IS NULL AND target_url LIKE 'file:%'",
+    );
+    let linked = 0;
+    this.#sql.transaction(() => {
+      for (const c of open) {
+        const target = this.#targetOf(c.target_url);
+        if (target === null || target === c.source_id) continue;
+        linked += this.#sql.run("UPDATE citations SET target_id = ? WHERE id = ?", target, c.id)
+          .changes;
+      }
+    });
+    return linked;
   }
 
   /** Replaces the outgoing citations of the given kinds of one document. */
