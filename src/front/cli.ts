@@ -134,7 +134,7 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
   }
   const positional = new Set((op.positionals ?? []).map((p) => p.field));
   for (const f of fields) {
-    if (!positional.has(f.name)) cmd.addOption(optionFor(f, op.short?.[f.name]));
+    if (!positional.has(f.name) && !f.aliasOf) cmd.addOption(optionFor(f, op.short?.[f.name]));
   }
   cmd.option("--json", "Print the JSON envelope instead of a report");
   cmd.option("--pretty", "Indent the JSON");

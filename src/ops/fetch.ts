@@ -9,15 +9,15 @@ import { checkUrl } from "../pipeline/guard.ts";
 import { batchDeadline, READABLE_TYPES } from "../pipeline/fetch.ts";
 import type { PageRead } from "../pipeline/read.ts";
 import { readRemembered } from "../store/page_memory.ts";
-import type { Link, PageStatus } from "../pipeline/types.ts";
+import type { Article, Link, PageStatus } from "../pipeline/types.ts";
 import { parseDuration } from "../config.ts";
 import { type Envelope, failure } from "../envelope.ts";
 import { renderPages } from "../render/markdown.ts";
 import { defineOp } from "./types.ts";
 import {
+  aliasField,
   budgetField,
   deadlineField,
-  formatField,
   maxField,
   maxTokensField,
   startField,
@@ -27,16 +27,33 @@ import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
 import { countTokens } from "../text/tokens.ts";
 import type { Excerpt } from "../pipeline/research.ts";
 
+/** How `fetch` returns page content. */
+export const FETCH_FORMATS = ["md", "text", "html", "raw"] as const;
+
 /** Most URLs one call may read. */
 export const MAX_URLS = 20;
 
 const input = z.object({
-  urls: z.array(z.string().min(1)).min(1).max(MAX_URLS).describe(
+  urls: z.array(z.string().min(1)).min(1).max(MAX_URLS).optional().describe(
     "URLs of the pages to read (http or https)",
   ),
-  format: formatField,
+  url: aliasField("urls", z.string().min(1).optional().describe("One URL to read (as urls)")),
+  format: z.enum(FETCH_FORMATS).default("md").describe(
+    "How page content is returned: Markdown (md), plain text, the cleaned article HTML (html), " +
+      "or the body as received (raw, within the size cap)",
+  ),
   start: startField,
+  start_index: aliasField(
+    "start",
+    z.number().int().min(0).optional().describe("First character of the content (as start)"),
+  ),
   max: maxField,
+  max_length: aliasField(
+    "max",
+    z.number().int().positive().max(1_000_000).optional().describe(
+      "Most characters of content for each page (as max)",
+    ),
+  ),
   timeout: timeoutField,
   deadline: deadlineField,
   query: z.string().trim().min(1).max(2000).optional().describe(
@@ -44,7 +61,26 @@ const input = z.object({
   ),
   budget: budgetField,
   maxTokens: maxTokensField,
+}).superRefine((args, ctx) => {
+  const count = (args.urls?.length ?? 0) + (args.url === undefined ? 0 : 1);
+  if (count === 0) {
+    ctx.addIssue({ code: "custom", path: ["urls"], message: "Give the URL to read: urls or url" });
+  } else if (count > MAX_URLS) {
+    ctx.addIssue({ code: "custom", path: ["urls"], message: `At most ${MAX_URLS} URLs at once` });
+  }
 });
+
+type FetchInput = z.infer<typeof input>;
+
+/** The input with other tools' names folded into Quarry's (`url` into `urls`, …). */
+export function fetchArgs(args: FetchInput) {
+  return {
+    ...args,
+    urls: [...new Set([...(args.urls ?? []), ...(args.url === undefined ? [] : [args.url])])],
+    start: args.start_index ?? args.start,
+    max: args.max_length ?? args.max,
+  };
+}
 
 /** One page of a `fetch` answer. */
 export interface FetchedPage {
@@ -82,7 +118,7 @@ export function pageWindow(
 
 /** How a page is shown: its content window, or only excerpts answering a query. */
 export interface PageView {
-  format: "md" | "text";
+  format: typeof FETCH_FORMATS[number];
   start: number;
   max?: number | undefined;
   query?: string | undefined;
@@ -101,15 +137,19 @@ export function toFetchedPage(page: PageRead, options: PageView): FetchedPage {
     ...(page.revalidated ? { revalidated: true } : {}),
   };
   const article = page.extracted?.article;
+  const body = page.fetch.body;
+  if (options.format === "raw" && body !== undefined && options.query === undefined) {
+    // The body as received, whatever extraction made of it: it arrived, so it is ok.
+    const { reason: _extraction, ...received } = base;
+    return {
+      ...received,
+      status: "ok",
+      ...(article ? metaOf(article) : {}),
+      ...windowOf(body, options),
+    };
+  }
   if (!article) return base;
-  const meta = {
-    ...base,
-    title: article.title,
-    byline: article.byline,
-    site: article.site,
-    lang: article.lang,
-    published: article.published,
-  };
+  const meta = { ...base, ...metaOf(article) };
   if (options.query !== undefined) {
     const excerpts = rankExcerpts(article.blocks, options.query, {
       mode: "strict",
@@ -122,12 +162,38 @@ export function toFetchedPage(page: PageRead, options: PageView): FetchedPage {
     const tokens = excerpts.reduce((n, e) => n + countTokens(e.text), 0);
     return { ...meta, excerpts, tokens, links: article.links };
   }
-  const full = options.format === "md" ? article.markdown : article.text;
-  const window = pageWindow(full, options.start, options.max);
   return {
     ...meta,
-    content: window.content,
+    ...windowOf(contentOf(article, options.format), options),
     links: article.links,
+  };
+}
+
+function metaOf(article: Article) {
+  return {
+    title: article.title,
+    byline: article.byline,
+    site: article.site,
+    lang: article.lang,
+    published: article.published,
+  };
+}
+
+/** The article in a format; a page that was not HTML shows its text as preformatted HTML. */
+function contentOf(article: Article, format: PageView["format"]): string {
+  if (format === "md") return article.markdown;
+  if (format === "html") return article.html ?? `<pre>${escapeHtml(article.text)}</pre>`;
+  return article.text;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function windowOf(full: string, options: PageView) {
+  const window = pageWindow(full, options.start, options.max);
+  return {
+    content: window.content,
     chars: window.content.length,
     total_chars: window.total,
     next_start: window.next,
@@ -194,23 +260,33 @@ export const fetchOp = defineOp({
     title: "Read web pages",
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   },
-  async run(ctx, args): Promise<Envelope<FetchedPage>> {
+  async run(ctx, input): Promise<Envelope<FetchedPage>> {
     const started = ctx.now();
+    const args = fetchArgs(input);
     const urls = args.urls.map((raw) => checkUrl(raw).href);
     const timeoutMs = args.timeout
       ? parseDuration(args.timeout, "--timeout")
       : ctx.config.timeoutMs;
-    const pages = await readRemembered(ctx, urls, {
-      timeoutMs,
-      deadlineMs: batchDeadline(
+    const pages = await readRemembered(
+      ctx,
+      urls,
+      {
         timeoutMs,
-        args.deadline ? parseDuration(args.deadline, "--deadline") : undefined,
-      ),
-      userAgent: ctx.config.userAgent,
-      allowPrivateNetwork: ctx.config.allowPrivateNetwork,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
-    }, args.query);
+        deadlineMs: batchDeadline(
+          timeoutMs,
+          args.deadline ? parseDuration(args.deadline, "--deadline") : undefined,
+        ),
+        userAgent: ctx.config.userAgent,
+        allowPrivateNetwork: ctx.config.allowPrivateNetwork,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
+      },
+      args.query,
+      {
+        // A 304 brings no body and the archive keeps no HTML: html and raw need the page itself.
+        conditional: args.format !== "html" && args.format !== "raw",
+      },
+    );
     const results = pages.map((p) => toFetchedPage(p, args));
     const metadata = {
       returned: results.filter((r) => r.status === "ok").length,

@@ -67,6 +67,7 @@ export async function readRemembered(
   urls: string[],
   options: Partial<FetchOptions>,
   query?: string,
+  memory: { conditional?: boolean } = {},
 ): Promise<PageRead[]> {
   let records = new Map<string, PageRecord>();
   let archive: Archive | undefined;
@@ -78,7 +79,7 @@ export async function readRemembered(
   } catch (error) {
     ctx.progress(`archive unavailable: ${error instanceof Error ? error.message : error}`);
   }
-  const validators = Object.fromEntries(
+  const validators = memory.conditional === false ? {} : Object.fromEntries(
     [...records].filter(([, r]) => hasValidators(r.validators)).map(([u, r]) => [u, r.validators]),
   );
   const results = await fetchAll(urls, { ...options, validators }, ctx);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startFixtureWeb } from "../support/fixture_web.ts";
-import { runQuarry } from "../support/run_quarry.ts";
+import { runQuarry, tempHome } from "../support/run_quarry.ts";
 
 interface Page {
   url: string;
@@ -210,6 +210,38 @@ Deno.test("quarry fetch: --deadline bounds the batch, and the timeout alone is n
     const arrived = (whole.json as Env).results[0]!;
     assert.notEqual(arrived.status, "timeout", whole.stdout);
     assert.equal(arrived.title, "Delayed page", "the page arrived within its timeout");
+  } finally {
+    await web.close();
+  }
+});
+
+Deno.test("quarry fetch --format raw returns the body as received, --format html the clean article", async () => {
+  const web = await startFixtureWeb();
+  const home = await tempHome();
+  try {
+    const url = `${web.origin}/pages/articles/http3.html`;
+    const file = await Deno.readTextFile(
+      new URL("../../fixtures/pages/articles/http3.html", import.meta.url),
+    );
+    const raw = await runQuarry(["fetch", url, "--format", "raw", "--json"], { home });
+    assert.equal(raw.code, 0, raw.stderr);
+    assert.equal((raw.json as Env).results[0]!.content, file);
+    const html = await runQuarry(["fetch", url, "--format", "html", "--json"], { home });
+    const article = (html.json as Env).results[0]!.content!;
+    assert.match(article, /<(p|h2)[ >]/);
+    assert.ok(article.length < file.length, "cleaned: smaller than the page");
+    assert.doesNotMatch(article, /<script|<nav|<footer/);
+    for (const href of article.matchAll(/href="([^"]+)"/g)) {
+      assert.match(href[1]!, /^(https?:|#|mailto:)/, "links are absolute");
+    }
+    // A JavaScript shell extracts to nothing, but its body is still what raw asks for.
+    const shell = await runQuarry(
+      ["fetch", `${web.origin}/pages/articles/spa.html`, "--format", "raw", "--json"],
+      { home },
+    );
+    const page = (shell.json as Env).results[0]!;
+    assert.equal(page.status, "ok", shell.stdout);
+    assert.match(page.content!, /<script/);
   } finally {
     await web.close();
   }
