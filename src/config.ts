@@ -14,6 +14,7 @@ export const ENV_VARS = {
   QUARRY_USER_AGENT: "User-Agent sent with every request",
   QUARRY_TIMEOUT: "Per-page fetch timeout (default 8s)",
   QUARRY_ALLOW_PRIVATE_NETWORK: "1 lets Quarry fetch loopback and private addresses",
+  QUARRY_ROBOTS: "1 makes Quarry obey robots.txt for the pages it reads (as --robots)",
   QUARRY_RATE_LIMIT: "Delay between two requests to one search engine (default 1s)",
   QUARRY_ENGINES: "Engine chain, comma-separated",
   QUARRY_COOLDOWN: "How long a blocked engine is skipped (default 15m)",
@@ -74,6 +75,8 @@ export interface Config {
   userAgent: string;
   timeoutMs: number;
   allowPrivateNetwork: boolean;
+  /** Obey robots.txt for every page read (QUARRY_ROBOTS=1). */
+  robots: boolean;
   rateLimitMs: number;
   engines: string[] | undefined;
   cooldownMs: number;
@@ -147,6 +150,7 @@ export function configFromEnv(env: Env): Config {
     timeoutMs: parseDuration(env.QUARRY_TIMEOUT ?? "8s", "QUARRY_TIMEOUT"),
     allowPrivateNetwork: env.QUARRY_ALLOW_PRIVATE_NETWORK === "1" ||
       env.QUARRY_ALLOW_PRIVATE_NETWORK === "true",
+    robots: env.QUARRY_ROBOTS === "1" || env.QUARRY_ROBOTS === "true",
     rateLimitMs: parseDuration(env.QUARRY_RATE_LIMIT ?? "1s", "QUARRY_RATE_LIMIT"),
     engines: list(env.QUARRY_ENGINES),
     cooldownMs: parseDuration(env.QUARRY_COOLDOWN ?? "15m", "QUARRY_COOLDOWN"),

@@ -20,9 +20,11 @@ import {
   deadlineField,
   maxField,
   maxTokensField,
+  robotsField,
   startField,
   timeoutField,
 } from "./schemas.ts";
+import { readUnderRobots } from "./robots.ts";
 import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
 import { countTokens } from "../text/tokens.ts";
 import type { Excerpt } from "../pipeline/research.ts";
@@ -61,6 +63,7 @@ const input = z.object({
   ),
   budget: budgetField,
   maxTokens: maxTokensField,
+  robots: robotsField,
 }).superRefine((args, ctx) => {
   const count = (args.urls?.length ?? 0) + (args.url === undefined ? 0 : 1);
   if (count === 0) {
@@ -205,6 +208,7 @@ const STATUS_CODES: Partial<Record<PageStatus, QuarryError["code"]>> = {
   captcha: "CAPTCHA",
   blocked: "UPSTREAM_ERROR",
   private_address: "PERMISSION_DENIED",
+  robots_disallowed: "PERMISSION_DENIED",
   http_error: "UPSTREAM_ERROR",
 };
 
@@ -216,6 +220,9 @@ const STATUS_HINTS: Partial<Record<PageStatus, string[]>> = {
   ],
   not_html: [`Quarry reads these types: ${[...READABLE_TYPES].join(", ")}`],
   too_large: ["Read a smaller page, or the site's text or Markdown version"],
+  robots_disallowed: [
+    "The site's robots.txt asks Quarry not to read it: leave out --robots (QUARRY_ROBOTS) only if you may",
+  ],
 };
 
 /** Hints for the statuses in a failed batch, each once, in the order the pages came. */
@@ -267,26 +274,28 @@ export const fetchOp = defineOp({
     const timeoutMs = args.timeout
       ? parseDuration(args.timeout, "--timeout")
       : ctx.config.timeoutMs;
-    const pages = await readRemembered(
-      ctx,
-      urls,
-      {
-        timeoutMs,
-        deadlineMs: batchDeadline(
+    const read = (allowed: string[]) =>
+      readRemembered(
+        ctx,
+        allowed,
+        {
           timeoutMs,
-          args.deadline ? parseDuration(args.deadline, "--deadline") : undefined,
-        ),
-        userAgent: ctx.config.userAgent,
-        allowPrivateNetwork: ctx.config.allowPrivateNetwork,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-        onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
-      },
-      args.query,
-      {
-        // A 304 brings no body and the archive keeps no HTML: html and raw need the page itself.
-        conditional: args.format !== "html" && args.format !== "raw",
-      },
-    );
+          deadlineMs: batchDeadline(
+            timeoutMs,
+            args.deadline ? parseDuration(args.deadline, "--deadline") : undefined,
+          ),
+          userAgent: ctx.config.userAgent,
+          allowPrivateNetwork: ctx.config.allowPrivateNetwork,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+          onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
+        },
+        args.query,
+        {
+          // A 304 brings no body and the archive keeps no HTML: html and raw need the page itself.
+          conditional: args.format !== "html" && args.format !== "raw",
+        },
+      );
+    const pages = await readUnderRobots(ctx, urls, args.robots || ctx.config.robots, read);
     const results = pages.map((p) => toFetchedPage(p, args));
     const metadata = {
       returned: results.filter((r) => r.status === "ok").length,

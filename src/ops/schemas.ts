@@ -56,3 +56,8 @@ export const maxTokensField = z.number().int().positive().max(200_000).optional(
 export const diagnosticsField = z.boolean().default(false).describe(
   "Add diagnostics (dropped candidates, timings) to the metadata",
 );
+
+/** `--robots`: obey robots.txt (RFC 9309) for the product token Quarry. */
+export const robotsField = z.boolean().default(false).describe(
+  "Obey robots.txt: pages it disallows for Quarry are not read (also QUARRY_ROBOTS=1)",
+);

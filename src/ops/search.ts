@@ -33,8 +33,10 @@ import {
   diagnosticsField,
   durationField,
   maxTokensField,
+  robotsField,
   timeoutField,
 } from "./schemas.ts";
+import { readUnderRobots } from "./robots.ts";
 import { defineOp, type OpContext } from "./types.ts";
 
 /** Most pages one search returns. */
@@ -70,6 +72,7 @@ const input = z.object({
   preferArchive: z.boolean().default(false).describe(
     "Put archived pages that answer the question well ahead of web results",
   ),
+  robots: robotsField,
   diagnostics: diagnosticsField,
 });
 
@@ -89,17 +92,23 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
       return { candidates: answer.candidates, engine: answer.engine, attempts: answer.attempts };
     },
     read: (urls) =>
-      readRemembered(ctx, urls, {
-        timeoutMs,
-        // Search keeps a tight deadline: a slow page is not worth a slow answer.
-        deadlineMs: args.deadline
-          ? parseDuration(args.deadline, "--deadline")
-          : timeoutMs + DEADLINE_MARGIN_MS,
-        userAgent: ctx.config.userAgent,
-        allowPrivateNetwork: ctx.config.allowPrivateNetwork,
-        signal: ctx.signal,
-        onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
-      }, args.query),
+      readUnderRobots(
+        ctx,
+        urls,
+        args.robots || ctx.config.robots,
+        (allowed) =>
+          readRemembered(ctx, allowed, {
+            timeoutMs,
+            // Search keeps a tight deadline: a slow page is not worth a slow answer.
+            deadlineMs: args.deadline
+              ? parseDuration(args.deadline, "--deadline")
+              : timeoutMs + DEADLINE_MARGIN_MS,
+            userAgent: ctx.config.userAgent,
+            allowPrivateNetwork: ctx.config.allowPrivateNetwork,
+            signal: ctx.signal,
+            onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
+          }, args.query),
+      ),
     excerpts: (article, query, budget) =>
       rankExcerpts(article.blocks, query, {
         mode: "search",

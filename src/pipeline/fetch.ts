@@ -27,6 +27,11 @@ export interface FetchOptions {
   maxBytes: number;
   /** @default {5} */
   maxRedirects: number;
+  /**
+   * A body over `maxBytes`: `refuse` it (`too_large`), or `truncate` it and
+   * keep what fits (robots.txt: RFC 9309 reads the first 500 KiB). @default {"refuse"}
+   */
+  overflow?: "refuse" | "truncate";
   /** Lifts the SSRF guard (tests, local use). @default {false} */
   allowPrivateNetwork: boolean;
   /** Validators from earlier fetches, by URL: sent as a conditional request. */
@@ -319,14 +324,15 @@ async function readResponse(
   trail.phase = "while reading the body";
   if (res.status < 200 || res.status > 299) return errorOutcome(res, base, signal);
   const length = Number(res.headers.get("content-length") ?? Number.NaN);
-  if (length > options.maxBytes) {
+  const truncate = options.overflow === "truncate";
+  if (length > options.maxBytes && !truncate) {
     return refuse("too_large", `Body of ${length} bytes is over the ${mb(options.maxBytes)} cap`);
   }
   if (contentType && !READABLE_TYPES.has(contentType)) {
     return refuse("not_html", `Not a web page: ${contentType}`);
   }
   const { bytes, overflow } = await readCapped(res.body, options.maxBytes, signal);
-  if (overflow) {
+  if (overflow && !truncate) {
     return { ...base, status: "too_large", reason: `Body over the ${mb(options.maxBytes)} cap` };
   }
   if (!contentType && bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {

@@ -246,3 +246,31 @@ Deno.test("quarry fetch --format raw returns the body as received, --format html
     await web.close();
   }
 });
+
+Deno.test("quarry fetch --robots never requests a page robots.txt disallows for Quarry", async () => {
+  const web = await startFixtureWeb();
+  try {
+    const blocked = `${web.origin}/pages/articles/http2.html`;
+    const open = `${web.origin}/pages/articles/link-list.html`;
+    const run = await runQuarry(["fetch", blocked, open, "--robots", "--json"]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const [first, second] = (run.json as Env).results;
+    assert.equal(first!.status, "robots_disallowed");
+    assert.match(first!.reason!, /robots\.txt/);
+    assert.notEqual(second!.status, "robots_disallowed", "the * group is not Quarry's");
+    assert.ok(web.requests.includes("/robots.txt"));
+    assert.ok(!web.requests.includes("/pages/articles/http2.html"), web.requests.join(" "));
+    const alone = await runQuarry(["fetch", blocked, "--json"], {
+      env: { QUARRY_ROBOTS: "1" },
+    });
+    assert.equal(alone.code, 1);
+    const env = alone.json as Env;
+    assert.equal(env.results[0]!.status, "robots_disallowed");
+    assert.match(env.error!.suggestions.join("\n"), /robots/);
+    assert.ok(!web.requests.includes("/pages/articles/http2.html"));
+    const without = await runQuarry(["fetch", blocked, "--json"]);
+    assert.equal(without.code, 0, "robots.txt is opt-in");
+  } finally {
+    await web.close();
+  }
+});

@@ -159,3 +159,20 @@ Deno.test("quarry search fails with CAPTCHA and exit 1 when every engine is bloc
     await web.close();
   }
 });
+
+Deno.test("QUARRY_ROBOTS=1 search reports a disallowed result without requesting it", async () => {
+  const web = await startFixtureWeb();
+  try {
+    const run = await runQuarry(["search", QUERY, "--json", "--timeout", "1s", "-n", "5"], {
+      env: { ...env(web.origin), QUARRY_ROBOTS: "1" },
+    });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const out = run.json as Env;
+    assert.ok(!web.requests.includes("/pages/articles/http2.html"), web.requests.join(" "));
+    assert.ok(web.requests.includes("/pages/articles/http3.html"));
+    const refused = out.results.find((r) => r.url.endsWith("/pages/articles/http2.html"));
+    assert.equal(refused?.status, "robots_disallowed", JSON.stringify(out.results));
+  } finally {
+    await web.close();
+  }
+});
