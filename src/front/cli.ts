@@ -155,7 +155,7 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
         await ctx.stores.close();
       }
       if (!json && op.render && (envelope.success || envelope.results)) {
-        text = cacheNote(envelope) + op.render(envelope, parsed.data);
+        text = op.render(envelope, parsed.data) + cacheNote(envelope);
       }
     }
     output(io, envelope, text, json, pretty);

@@ -39,7 +39,7 @@ export function toolText(op: Operation, envelope: Envelope, input: unknown): str
     return [`error [${code}]: ${message}`, ...hints, ...report].join("\n");
   }
   return op.render
-    ? cacheNote(envelope) + op.render(envelope, input as never)
+    ? op.render(envelope, input as never) + cacheNote(envelope)
     : JSON.stringify(envelope);
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { PageRead } from "../pipeline/read.ts";
-import { checkRobots } from "../pipeline/robots.ts";
+import { checkRobots, type RobotsCache } from "../pipeline/robots.ts";
 import { kvRobots } from "../store/kv/robots.ts";
 import type { OpContext } from "./types.ts";
 
@@ -15,6 +15,18 @@ function refusedPage(url: string, reason: string): PageRead {
     status: "robots_disallowed",
     reason,
   };
+}
+
+/** The KV cache of robots.txt answers; without a store, none (each run asks again). */
+async function robotsCache(ctx: OpContext): Promise<RobotsCache> {
+  try {
+    return kvRobots(await ctx.stores.kv(), ctx.now);
+  } catch (error) {
+    ctx.progress(
+      `robots.txt answers not cached: ${error instanceof Error ? error.message : error}`,
+    );
+    return { get: () => Promise.resolve(undefined), set: () => Promise.resolve() };
+  }
 }
 
 /**
@@ -32,7 +44,7 @@ export async function readUnderRobots(
     fetch: ctx.fetch,
     resolveDns: ctx.resolveDns,
     now: ctx.now,
-    cache: kvRobots(await ctx.stores.kv(), ctx.now),
+    cache: await robotsCache(ctx),
     fetchOptions: {
       userAgent: ctx.config.userAgent,
       allowPrivateNetwork: ctx.config.allowPrivateNetwork,

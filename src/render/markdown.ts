@@ -66,7 +66,7 @@ export function humanAge(ms: number): string {
 }
 
 /**
- * The line a report starts with when its answer came from the cache: how old
+ * The line a report ends with when its answer came from the cache: how old
  * it is and how to refresh it. Empty for a fresh answer.
  */
 export function cacheNote(envelope: Envelope): string {
@@ -75,7 +75,7 @@ export function cacheNote(envelope: Envelope): string {
   const age = typeof meta.cache_age_ms === "number" ? `${humanAge(meta.cache_age_ms)} old` : "";
   const at = typeof meta.cached_at === "string" ? `cached ${meta.cached_at}` : "";
   const when = [age, at].filter(Boolean).join(", ");
-  return `_From the cache${when ? ` (${when})` : ""}; --force asks again._\n\n`;
+  return `\n_From the cache${when ? ` (${when})` : ""}; --force asks again._\n`;
 }
 
 /** A generic report for an operation without its own renderer. */

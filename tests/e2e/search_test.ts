@@ -75,7 +75,11 @@ Deno.test("quarry search serves a repeated question from the cache, and --force 
       home,
       env: env(web.origin),
     });
-    assert.match(report.stdout, /^_From the cache \(\d+ s old, cached \d{4}-/, report.stdout);
+    assert.match(
+      report.stdout,
+      /\n_From the cache \(\d+ s old, cached \d{4}-[^\n]+\n$/,
+      report.stdout,
+    );
     const forced = (await runQuarry([...args, "--force"], { home, env: env(web.origin) }))
       .json as Env;
     assert.equal(forced.metadata.cache_hit, false);

@@ -10,7 +10,7 @@ Deno.test("cacheNote() says a cached answer's age and how to refresh it", () => 
   });
   assert.equal(
     note,
-    "_From the cache (3 h old, cached 2026-01-01T10:00:00.000Z); --force asks again._\n\n",
+    "\n_From the cache (3 h old, cached 2026-01-01T10:00:00.000Z); --force asks again._\n",
   );
   assert.equal(
     cacheNote({ success: true, command: "search", results: [], metadata: { cache_hit: false } }),
