@@ -137,20 +137,32 @@ export function recordOf(result: FetchResult, now: number, maxChars = Infinity):
   return { kind: "disallow_all", why, fetchedAt: now };
 }
 
-/** Whether Quarry may read `url` under its origin's record; a reason when not. */
-export function verdict(record: RobotsRecord, url: string): { allowed: true } | {
-  allowed: false;
-  reason: string;
-} {
-  if (record.kind === "allow_all") return { allowed: true };
+/** Whether Quarry may read a URL; a reason when not. */
+export type Verdict = { allowed: true } | { allowed: false; reason: string };
+
+/**
+ * The check of one origin's record, its rules parsed once for every URL of
+ * that origin.
+ */
+export function judge(record: RobotsRecord, origin: string): (url: string) => Verdict {
+  if (record.kind === "allow_all") return () => ({ allowed: true });
   if (record.kind === "disallow_all") {
-    return { allowed: false, reason: `${record.why}, so every page of the site is off limits` };
+    const reason = `${record.why}, so every page of the site is off limits`;
+    return () => ({ allowed: false, reason });
   }
-  const origin = new URL(url).origin;
   const robots = robotsParser(`${origin}/robots.txt`, record.rules);
+  const reason = `robots.txt of ${origin} disallows ${ROBOTS_TOKEN} here`;
   // undefined: the URL is not under this robots.txt, which cannot happen for its own origin.
-  if (robots.isAllowed(url, ROBOTS_TOKEN) !== false) return { allowed: true };
-  return { allowed: false, reason: `robots.txt of ${origin} disallows ${ROBOTS_TOKEN} here` };
+  return (url) =>
+    robots.isAllowed(url, ROBOTS_TOKEN) !== false ? { allowed: true } : {
+      allowed: false,
+      reason,
+    };
+}
+
+/** Whether Quarry may read `url` under its origin's record; a reason when not. */
+export function verdict(record: RobotsRecord, url: string): Verdict {
+  return judge(record, new URL(url).origin)(url);
 }
 
 /** The record of one origin: from the cache, else fetched (through the SSRF guard) and kept. */
@@ -184,12 +196,14 @@ export async function checkRobots(
   config: RobotsConfig = DEFAULT_ROBOTS_CONFIG,
 ): Promise<Map<string, string>> {
   const origins = [...new Set(urls.map((u) => new URL(u).origin))];
-  const records = new Map(
-    await Promise.all(origins.map(async (o) => [o, await robotsFor(o, deps, config)] as const)),
+  const judges = new Map(
+    await Promise.all(
+      origins.map(async (o) => [o, judge(await robotsFor(o, deps, config), o)] as const),
+    ),
   );
   const refused = new Map<string, string>();
   for (const url of urls) {
-    const answer = verdict(records.get(new URL(url).origin)!, url);
+    const answer = judges.get(new URL(url).origin)!(url);
     if (!answer.allowed) refused.set(url, answer.reason);
   }
   return refused;
