@@ -224,8 +224,12 @@ export function preferArchived(
   budget: Budget,
   count: number,
 ): ResearchOutcome {
-  const good = archived.filter((r) => (r.relevance ?? 0) >= PREFER_ARCHIVE_MIN_RELEVANCE)
-    .slice(0, count);
+  // A page the web just read fine is the web's answer; its archived copy would only
+  // take the place of a document the web does not have (a report, an indexed file).
+  const readNow = new Set(outcome.results.filter((r) => r.status === "ok").map((r) => r.url));
+  const good = archived.filter((r) =>
+    (r.relevance ?? 0) >= PREFER_ARCHIVE_MIN_RELEVANCE && !readNow.has(r.url)
+  ).slice(0, count);
   if (good.length === 0) return outcome;
   const ids = new Set(good.map((r) => r.archive_id));
   const urls = new Set(good.map((r) => r.url));

@@ -140,10 +140,22 @@ Deno.test("quarry search --prefer-archive returns --count pages, the archived re
         "A lost packet only delays the stream whose data it carried, while the other streams " +
         "keep flowing to the application.\n",
     );
+    // Pages read before are in the archive too, and match the question as well as the report.
+    await runQuarry(["search", query, "--json", "--timeout", "1s"], { home, env });
     await runQuarry(["archive", "index", notes, "--source", "research"], { home });
     for (const count of [1, 3]) {
       const run = await runQuarry(
-        ["search", query, "--prefer-archive", "-n", String(count), "--json", "--timeout", "1s"],
+        [
+          "search",
+          query,
+          "--prefer-archive",
+          "-n",
+          String(count),
+          "--json",
+          "--timeout",
+          "1s",
+          "--force",
+        ],
         { home, env },
       );
       assert.equal(run.code, 0, run.stdout + run.stderr);
