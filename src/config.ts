@@ -11,6 +11,7 @@ export const ENV_VARS = {
   XDG_DATA_HOME: "Base of the default data directory",
   HOME: "Home directory (default data directory ~/.quarry)",
   QUARRY_KV_URL: "Remote Deno KV (KV Connect) URL instead of the local kv.sqlite3",
+  DENO_KV_ACCESS_TOKEN: "Access token for QUARRY_KV_URL (read by Deno's KV client)",
   QUARRY_USER_AGENT: "User-Agent sent with every request",
   QUARRY_TIMEOUT: "Per-page fetch timeout (default 8s)",
   QUARRY_ALLOW_PRIVATE_NETWORK: "1 lets Quarry fetch loopback and private addresses",
