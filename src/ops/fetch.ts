@@ -7,8 +7,8 @@ import { z } from "zod";
 import { QuarryError } from "../errors.ts";
 import { checkUrl } from "../pipeline/guard.ts";
 import { batchDeadline, READABLE_TYPES } from "../pipeline/fetch.ts";
-import type { PageRead } from "../pipeline/read.ts";
-import { readRemembered } from "../store/page_memory.ts";
+import { type PageRead, readPages } from "../pipeline/read.ts";
+import type { PageMemory } from "../pipeline/memory.ts";
 import type { Article, Link, PageStatus } from "../pipeline/types.ts";
 import { parseDuration } from "../config.ts";
 import { type Envelope, failure } from "../envelope.ts";
@@ -25,9 +25,10 @@ import {
   timeoutField,
 } from "./schemas.ts";
 import { readUnderRobots } from "./robots.ts";
-import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
+import { excerptsFor } from "../pipeline/rank/excerpts_for.ts";
+import type { Excerpt } from "../pipeline/rank/excerpts.ts";
 import { countTokens } from "../text/tokens.ts";
-import type { Excerpt } from "../pipeline/research.ts";
+import { fetchOptions, readDeps } from "./read_pages.ts";
 
 /** How `fetch` returns page content. */
 export const FETCH_FORMATS = ["md", "text", "html", "raw"] as const;
@@ -154,14 +155,10 @@ export function toFetchedPage(page: PageRead, options: PageView): FetchedPage {
   if (!article) return base;
   const meta = { ...base, ...metaOf(article) };
   if (options.query !== undefined) {
-    const excerpts = rankExcerpts(article.blocks, options.query, {
-      mode: "strict",
-      title: article.title,
-      budgetChars: options.budget ?? 3000,
-      ...(options.maxTokens === undefined
-        ? {}
-        : { tokenBudget: { max: options.maxTokens, count: countTokens } }),
-    });
+    const excerpts = excerptsFor(article, options.query, {
+      chars: options.budget ?? 3000,
+      ...(options.maxTokens === undefined ? {} : { tokens: options.maxTokens }),
+    }, "strict");
     const tokens = excerpts.reduce((n, e) => n + countTokens(e.text), 0);
     return { ...meta, excerpts, tokens, links: article.links };
   }
@@ -247,6 +244,16 @@ export function batchError(pages: FetchedPage[]): QuarryError {
   );
 }
 
+/** The memory of pages read before, without the validators of a conditional request. */
+function unconditional(memory: PageMemory | undefined): PageMemory | undefined {
+  if (!memory) return undefined;
+  return {
+    validators: () => Promise.resolve(new Map()),
+    archived: (url) => memory.archived(url),
+    remember: (page) => memory.remember(page),
+  };
+}
+
 /** The `fetch` operation. */
 export const fetchOp = defineOp({
   name: "fetch",
@@ -274,26 +281,18 @@ export const fetchOp = defineOp({
     const timeoutMs = args.timeout
       ? parseDuration(args.timeout, "--timeout")
       : ctx.config.timeoutMs;
+    const deadlineMs = batchDeadline(
+      timeoutMs,
+      args.deadline ? parseDuration(args.deadline, "--deadline") : undefined,
+    );
+    const deps = readDeps(ctx);
+    // A 304 brings no body: raw needs the page itself (html is kept with the page).
+    const fresh = args.format === "raw";
     const read = (allowed: string[]) =>
-      readRemembered(
-        ctx,
+      readPages(
         allowed,
-        {
-          timeoutMs,
-          deadlineMs: batchDeadline(
-            timeoutMs,
-            args.deadline ? parseDuration(args.deadline, "--deadline") : undefined,
-          ),
-          userAgent: ctx.config.userAgent,
-          allowPrivateNetwork: ctx.config.allowPrivateNetwork,
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
-          onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
-        },
-        args.query,
-        {
-          // A 304 brings no body and the archive keeps no HTML: html and raw need the page itself.
-          conditional: args.format !== "html" && args.format !== "raw",
-        },
+        { fetch: fetchOptions(ctx, { timeoutMs, deadlineMs }), query: args.query },
+        { ...deps, memory: fresh ? unconditional(deps.memory) : deps.memory },
       );
     const pages = await readUnderRobots(ctx, urls, args.robots || ctx.config.robots, read);
     const results = pages.map((p) => toFetchedPage(p, args));

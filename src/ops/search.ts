@@ -5,11 +5,17 @@
  */
 import { z } from "zod";
 import { parseDuration } from "../config.ts";
-import { EngineChainError, searchEngines, TIME_RANGES } from "../pipeline/engines/mod.ts";
+import {
+  EngineChainError,
+  fusionCount,
+  searchEngines,
+  TIME_RANGES,
+} from "../pipeline/engines/mod.ts";
+import { kvHealth } from "../store/kv/health.ts";
 import { parseQuery } from "../pipeline/query.ts";
-import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
-import { pageRelevance } from "../pipeline/rank/relevance.ts";
+import { pageBudget } from "../pipeline/rank/excerpts_for.ts";
 import { answerFromArchive } from "../pipeline/local.ts";
+import { readPages } from "../pipeline/read.ts";
 import {
   type Budget,
   fitToTotal,
@@ -19,13 +25,13 @@ import {
   type ResearchResult,
 } from "../pipeline/research.ts";
 import { DEFAULT_CANDIDATE_CONFIG } from "../pipeline/candidates.ts";
-import { DEADLINE_MARGIN_MS } from "../pipeline/fetch.ts";
 import { countTokens } from "../text/tokens.ts";
 import { QuarryError } from "../errors.ts";
 import { type Envelope, failure, type Metadata } from "../envelope.ts";
 import { renderPages } from "../render/markdown.ts";
-import { readRemembered } from "../store/page_memory.ts";
+import { archiveReader } from "../store/archive/reader.ts";
 import { kvSessions } from "../store/kv/sessions.ts";
+import { fetchOptions, readDeps } from "./read_pages.ts";
 import { withCache } from "./with_cache.ts";
 import {
   budgetField,
@@ -66,6 +72,10 @@ const input = z.object({
   deadline: deadlineField,
   ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)").optional(),
   force: z.boolean().default(false).describe("Bypass the cache and refresh it"),
+  fusion: z.boolean().optional().describe(
+    "Ask several engines at once (QUARRY_FUSION, else 3) and merge their lists by reciprocal " +
+      "rank fusion",
+  ),
   local: z.boolean().default(false).describe(
     "Answer from the archive of pages read before, without the network",
   ),
@@ -78,7 +88,14 @@ const input = z.object({
 
 type SearchInput = z.infer<typeof input>;
 
+/** How long one search may read: `--deadline`, else the page timeout and a little more. */
+function readDeadline(args: SearchInput, timeoutMs: number): number {
+  // Search keeps a tight deadline: a slow page is not worth a slow answer.
+  return args.deadline ? parseDuration(args.deadline, "--deadline") : timeoutMs + READ_SLACK_MS;
+}
+
 function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number): ResearchDeps {
+  const readDeadlineMs = readDeadline(args, timeoutMs);
   const session = args.session;
   const sessions = session === undefined ? undefined : kvSessions(kv, { now: ctx.now });
   return {
@@ -88,45 +105,18 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
         ...(args.region ? { region: args.region } : {}),
         ...(args.time ? { time: args.time } : {}),
         ...(args.engine ? { engines: args.engine.split(",") } : {}),
-      }, { ...ctx, kv, progress: ctx.progress });
+        fusion: fusionCount(ctx.config, args.fusion),
+      }, { ...ctx, health: kvHealth(kv), progress: ctx.progress });
       return { candidates: answer.candidates, engine: answer.engine, attempts: answer.attempts };
     },
-    read: (urls) =>
-      readUnderRobots(
-        ctx,
-        urls,
-        args.robots || ctx.config.robots,
-        (allowed) =>
-          readRemembered(ctx, allowed, {
-            timeoutMs,
-            // Search keeps a tight deadline: a slow page is not worth a slow answer.
-            deadlineMs: args.deadline
-              ? parseDuration(args.deadline, "--deadline")
-              : timeoutMs + DEADLINE_MARGIN_MS,
-            userAgent: ctx.config.userAgent,
-            allowPrivateNetwork: ctx.config.allowPrivateNetwork,
-            signal: ctx.signal,
-            onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
-          }, args.query),
-      ),
-    excerpts: (article, query, budget) =>
-      rankExcerpts(article.blocks, query, {
-        mode: "search",
-        title: article.title,
-        budgetChars: budget.chars ?? Number.MAX_SAFE_INTEGER,
-        ...(budget.tokens === undefined
-          ? {}
-          : { tokenBudget: { max: budget.tokens, count: countTokens } }),
-      }),
-    relevance: (candidate, article, best) =>
-      pageRelevance({
-        query: args.query,
-        url: candidate.url,
-        title: article.title,
-        engineTitle: candidate.title,
-        bestExcerptScore: best,
-        engineRank: candidate.rank,
-      }),
+    read: (urls, onPage, deadlineMs) =>
+      readUnderRobots(ctx, urls, args.robots || ctx.config.robots, (allowed) =>
+        readPages(allowed, {
+          fetch: fetchOptions(ctx, { timeoutMs, deadlineMs: deadlineMs ?? readDeadlineMs }),
+          query: args.query,
+          // Pages robots.txt kept out are not read: an index in `allowed` is one in `urls`.
+          onPage: onPage && ((page, i) => onPage(page, urls.indexOf(allowed[i]!))),
+        }, readDeps(ctx))),
     countTokens,
     ...(sessions && session !== undefined
       ? {
@@ -159,25 +149,21 @@ function metadata(
   };
 }
 
+/** Reading pages for one search may take the per-page timeout and this much more. */
+const READ_SLACK_MS = 2000;
+
 /** Archived pages at least this relevant go ahead of web results with --prefer-archive. */
 export const PREFER_ARCHIVE_MIN_RELEVANCE = 0.5;
-
-function perPageTokens(args: SearchInput) {
-  return args.maxTokens === undefined
-    ? undefined
-    : { max: Math.max(1, Math.floor(args.maxTokens / args.count)), count: countTokens };
-}
 
 async function fromArchive(
   ctx: OpContext,
   args: SearchInput,
+  budget: Budget,
   limit = args.count,
 ): Promise<ResearchResult[]> {
-  const tokens = perPageTokens(args);
-  return answerFromArchive(await ctx.stores.archive(), args.query, {
+  return await answerFromArchive(archiveReader(await ctx.stores.archive()), args.query, {
     count: limit,
-    budgetChars: args.budget,
-    ...(tokens ? { budgetTokens: tokens } : {}),
+    budget: pageBudget(budget, args.count),
   });
 }
 
@@ -187,7 +173,7 @@ async function computeLocal(
   budget: Budget,
   started: number,
 ): Promise<Envelope<ResearchResult>> {
-  const found = await fromArchive(ctx, args);
+  const found = await fromArchive(ctx, args, budget);
   const fitted = fitToTotal(found, budget, countTokens);
   const results = fitted.results.filter((r) => (r.excerpts?.length ?? 0) > 0);
   const metadata = {
@@ -295,7 +281,7 @@ async function answer(ctx: OpContext, args: SearchInput): Promise<Envelope<Resea
   };
   if (args.local) return await computeLocal(ctx, args, budget, started);
   const archived = args.preferArchive
-    ? await fromArchive(ctx, args, Math.min(MAX_COUNT, args.count * PREFER_ARCHIVE_POOL))
+    ? await fromArchive(ctx, args, budget, Math.min(MAX_COUNT, args.count * PREFER_ARCHIVE_POOL))
     : [];
   const kv = await ctx.stores.kv();
   let outcome: ResearchOutcome;
@@ -307,6 +293,7 @@ async function answer(ctx: OpContext, args: SearchInput): Promise<Envelope<Resea
         ...DEFAULT_CANDIDATE_CONFIG,
         blockedDomains: [...DEFAULT_CANDIDATE_CONFIG.blockedDomains, ...ctx.config.blockedDomains],
       },
+      readDeadlineMs: readDeadline(args, timeoutMs),
     }, deps(ctx, args, kv, timeoutMs));
   } catch (error) {
     const meta = error instanceof EngineChainError

@@ -42,5 +42,8 @@ export function articleHtml(root: Element, baseUrl: string): string {
   for (const attribute of DROPPED_ATTRIBUTES) {
     for (const el of copy.querySelectorAll(`[${attribute}]`)) el.removeAttribute(attribute);
   }
-  return copy.innerHTML.trim();
+  // Readability wraps what it found in <div id="readability-page-1">: not the page's own markup.
+  const only = copy.children.length === 1 ? copy.firstElementChild : null;
+  const inner = only && /^readability-page-\d+$/.test(only.id) ? only : copy;
+  return inner.innerHTML.trim();
 }
