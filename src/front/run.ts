@@ -48,7 +48,7 @@ export async function runProgram(
           config,
           context: io.context,
           stderr,
-          extensions: [archiveIndexExtension(stderr)],
+          extensions: [archiveIndexExtension(line)],
         });
       },
     },

@@ -8,6 +8,7 @@ import { apiRoutes } from "./web/apis.ts";
 import { engineRoutes } from "./web/engines.ts";
 import { pageRoutes } from "./web/pages.ts";
 import { researchRoutes } from "./web/research.ts";
+import { robotsRoutes } from "./web/robots.ts";
 
 /**
  * A route answers a request or returns `undefined` to pass it on. It gets the
@@ -41,6 +42,7 @@ export const DEFAULT_ROUTES: Route[] = [
   ...apiRoutes,
   ...engineRoutes,
   ...researchRoutes,
+  ...robotsRoutes,
 ];
 
 /**
