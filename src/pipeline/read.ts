@@ -4,7 +4,7 @@
  * @module
  */
 import type { ResolveDns } from "./guard.ts";
-import { extract } from "./extract/mod.ts";
+import { extract, extractBody, type ExtractOptions } from "./extract/mod.ts";
 import type { ExtractFn } from "./extract/pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
 import type { ExtractResult, FetchResult, PageStatus } from "./types.ts";
@@ -37,7 +37,7 @@ export interface ReadDeps {
  * that did not fetch passes through.
  */
 export function extractFetched(result: FetchResult, done?: ExtractResult | Error): PageRead {
-  if (result.status !== "ok" || result.body === undefined) {
+  if (result.status !== "ok" || contentOf(result) === undefined) {
     return {
       fetch: result,
       status: result.status,
@@ -47,8 +47,9 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
   let extracted: ExtractResult;
   try {
     if (done instanceof Error) throw done;
+    if (!done && result.body === undefined) throw new Error("a PDF is extracted by extractAll");
     extracted = done ?? extract(
-      result.body,
+      result.body ?? "",
       result.finalUrl,
       result.contentType === undefined ? {} : { contentType: result.contentType },
     );
@@ -74,22 +75,30 @@ export async function readPages(
   return await extractAll(await fetchAll(urls, options, deps), deps);
 }
 
-/** Extracts fetched pages, off the event loop when `deps.extract` is a worker pool. */
+/** What a fetch brought to extract: the bytes of a PDF, else the decoded text. */
+function contentOf(result: FetchResult): string | Uint8Array | undefined {
+  return result.bytes ?? result.body;
+}
+
+/**
+ * Extracts fetched pages, off the event loop when `deps.extract` is a worker
+ * pool. `options` reach every page (e.g. the PDF page cap).
+ */
 export async function extractAll(
   results: FetchResult[],
   deps: Pick<ReadDeps, "extract">,
+  options: Omit<ExtractOptions, "contentType"> = {},
 ): Promise<PageRead[]> {
-  const offload = deps.extract;
-  if (!offload) return results.map((r) => extractFetched(r));
+  const run = deps.extract ?? extractBody;
   return await Promise.all(
-    results.map(async (r) =>
-      r.status === "ok" && r.body !== undefined
-        ? extractFetched(
-          r,
-          await offload(r.body, r.finalUrl, r.contentType ? { contentType: r.contentType } : {})
-            .catch((e: unknown) => e instanceof Error ? e : new Error(String(e))),
-        )
-        : extractFetched(r)
-    ),
+    results.map(async (r) => {
+      const body = contentOf(r);
+      if (r.status !== "ok" || body === undefined) return extractFetched(r);
+      const done = await run(body, r.finalUrl, {
+        ...options,
+        ...(r.contentType ? { contentType: r.contentType } : {}),
+      }).catch((e: unknown) => e instanceof Error ? e : new Error(String(e)));
+      return extractFetched(r, done);
+    }),
   );
 }

@@ -20,6 +20,8 @@ export interface Excerpt {
   text: string;
   heading: string[];
   score: number;
+  /** Page the excerpt starts on, for paged documents (PDF). */
+  page?: number;
 }
 
 /** One page of a `search` answer (DESIGN §4). */

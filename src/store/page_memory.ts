@@ -55,6 +55,7 @@ function archiveOne(
     article: page.extracted.article,
     ...(query === undefined ? {} : { query }),
     fetchedAt: new Date(now).toISOString(),
+    type: page.extracted.extractor === "pdf" ? "pdf" : "html",
   });
 }
 
@@ -81,7 +82,8 @@ export async function readRemembered(
   const validators = Object.fromEntries(
     [...records].filter(([, r]) => hasValidators(r.validators)).map(([u, r]) => [u, r.validators]),
   );
-  const results = await fetchAll(urls, { ...options, validators }, ctx);
+  const pdf = { pdfMaxBytes: ctx.config.pdfMaxBytes };
+  const results = await fetchAll(urls, { ...pdf, ...options, validators }, ctx);
   // The archived copy behind each 304, read once.
   const unchanged = new Map<string, ArchivedDocument>();
   for (const r of results) {
@@ -91,9 +93,11 @@ export async function readRemembered(
   }
   // A 304 for a page whose archived copy is gone: ask again without validators.
   const lost = results.filter((r) => r.status === "not_modified" && !unchanged.has(r.url));
-  const again = lost.length > 0 ? await fetchAll(lost.map((r) => r.url), options, ctx) : [];
+  const again = lost.length > 0
+    ? await fetchAll(lost.map((r) => r.url), { ...pdf, ...options }, ctx)
+    : [];
   const final = results.map((first) => again.find((r) => r.url === first.url) ?? first);
-  const extracted = await extractAll(final, ctx);
+  const extracted = await extractAll(final, ctx, { pdfMaxPages: ctx.config.pdfMaxPages });
   const pages: PageRead[] = [];
   for (const [i, result] of final.entries()) {
     const doc = unchanged.get(result.url);

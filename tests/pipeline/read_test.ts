@@ -32,7 +32,7 @@ Deno.test("extractAll() keeps the batch when the worker pool fails on one page",
       extract: (body, url) =>
         url.endsWith("bad")
           ? Promise.reject(new Error("worker died"))
-          : import("../../src/pipeline/extract/mod.ts").then((m) => m.extract(body, url)),
+          : import("../../src/pipeline/extract/mod.ts").then((m) => m.extractBody(body, url)),
     },
   );
   assert.deepEqual(pages.map((p) => p.status), ["empty", "ok"]);
