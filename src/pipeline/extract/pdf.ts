@@ -138,7 +138,7 @@ function linksOf(annotations: readonly Annotation[], runs: readonly TextRun[]): 
     const under = runs.filter((r) => {
       const x = r.transform[4] ?? 0, y = r.transform[5] ?? 0;
       return x >= x1 - 1 && x <= x2 && y >= y1 - 2 && y <= y2;
-    }).map((r) => r.str).join("").replace(/\s+/g, " ").trim();
+    }).map((r) => r.hasEOL ? `${r.str} ` : r.str).join("").replace(/\s+/g, " ").trim();
     links.push({ url: a.url, text: under });
   }
   return links;

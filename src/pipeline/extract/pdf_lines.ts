@@ -89,7 +89,11 @@ export function toLines(runs: readonly TextRun[]): Line[] {
   return lines;
 }
 
-/** The usual distance between baselines of consecutive lines on a page. */
+/**
+ * The usual distance between baselines of lines within a paragraph: the lower
+ * quartile of all gaps, since on a page of short paragraphs the gaps between
+ * paragraphs can be half of all gaps.
+ */
 function usualGap(lines: readonly Line[]): number {
   const gaps: number[] = [];
   for (let i = 1; i < lines.length; i++) {
@@ -98,7 +102,7 @@ function usualGap(lines: readonly Line[]): number {
   }
   if (gaps.length === 0) return 0;
   gaps.sort((a, b) => a - b);
-  return gaps[Math.floor(gaps.length / 2)]!;
+  return gaps[Math.floor(gaps.length / 4)]!;
 }
 
 /** Appends a line to a paragraph's text, joining a word hyphenated at the line end. */

@@ -27,6 +27,8 @@ const PDF_DATE =
   /^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(\d{2})?'?(\d{2})?'?)?/;
 /** Values some writers leave in the info dictionary by mistake (a Perl array's address). */
 const JUNK = /^(?:ARRAY|HASH|SCALAR)\(0x[0-9a-f]+\)$/i;
+/** XMP dates: ISO 8601, which the PDF pattern would misread ("2020-05" as a zone). */
+const ISO_DATE = /^\d{4}-\d{2}/;
 const LANG = /^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i;
 
 function text(value: unknown): string | null {
@@ -53,7 +55,7 @@ export function usefulTitle(value: unknown): string | null {
 export function pdfDate(value: unknown): string | null {
   const s = text(value);
   if (!s) return null;
-  const m = PDF_DATE.exec(s);
+  const m = ISO_DATE.test(s) ? null : PDF_DATE.exec(s);
   if (!m) {
     const ms = Date.parse(s); // XMP dates are ISO 8601 already.
     return Number.isNaN(ms) ? null : new Date(ms).toISOString();

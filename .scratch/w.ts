@@ -1,0 +1,13 @@
+import { writePdf, textLines } from "../tests/support/pdf_writer.ts";
+import { extractPdf } from "../src/pipeline/extract/pdf.ts";
+const pages = [1,2,3,4].map((n) => ({ lines: [{text: "Annual Review of Tides 2026", y: 760, size: 9}, {text: "Chapter " + n, y: 700, size: 20}, ...textLines([["The measure-", "ments were taken at dawn on every day of the", "month, in calm and in storm alike."], ["Tide heights rose with the spring moon,", "and fell back in the neap weeks."], ["Salinity stayed level", "throughout."], ["Nothing else of note", "was seen on the last page."]][n-1]!, 660), {text: `Page ${n} of 4`, y: 40, size: 9}], links: n === 2 ? [{url: "https://example.org/tides", rect: [72, 640, 200, 675] as [number,number,number,number]}] : [] }));
+const bytes = writePdf(pages, { info: { Title: "Tides", Author: "Ada Marsh", CreationDate: "D:20240102030405Z" }, lang: "en-GB" });
+const r = await extractPdf(bytes, "https://example.org/t.pdf");
+console.log(r.status, r.reason, JSON.stringify({...r.article, markdown: undefined, blocks: r.article.blocks.slice(0,3)}));
+console.log(r.article.markdown);
+const e = await extractPdf(writePdf(pages, { encrypted: true }), "https://example.org/e.pdf");
+console.log(e.status, e.reason);
+const c = await extractPdf(new TextEncoder().encode("%PDF-1.7\nthis is not a pdf at all\n%%EOF"), "https://example.org/c.pdf");
+console.log(c.status, c.reason);
+const s = await extractPdf(writePdf([{lines: []}, {lines: []}]), "https://example.org/s.pdf");
+console.log(s.status, s.reason);
