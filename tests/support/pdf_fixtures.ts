@@ -39,7 +39,7 @@ function reportPage(n: number): PdfPage {
 }
 
 /** Four pages, headers and footers, a hyphenated word on page 1, a link on page 2. */
-export function reportPdf(): Uint8Array {
+export function reportPdf(): Uint8Array<ArrayBuffer> {
   return writePdf(REPORT_BODY.map((_, i) => reportPage(i + 1)), {
     info: {
       Title: "Tidal Energy Field Report",
@@ -51,24 +51,24 @@ export function reportPdf(): Uint8Array {
 }
 
 /** The report behind an `/Encrypt` dictionary that needs a user password. */
-export function encryptedPdf(): Uint8Array {
+export function encryptedPdf(): Uint8Array<ArrayBuffer> {
   return writePdf([reportPage(1)], { encrypted: true });
 }
 
 /** A PDF header followed by junk. */
-export function corruptPdf(): Uint8Array {
+export function corruptPdf(): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode("%PDF-1.7\nthis is not a PDF body at all\n%%EOF\n");
 }
 
 /** Pages with nothing on them but (as a scan would be) no text. */
-export function scannedPdf(): Uint8Array {
+export function scannedPdf(): Uint8Array<ArrayBuffer> {
   return writePdf([{ lines: [] }, { lines: [] }]);
 }
 
 const WORDS = ["amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "heath", "inlet"];
 
 /** `pages` pages of different text (the same text on every page would be a running header). */
-export function longPdf(pages: number): Uint8Array {
+export function longPdf(pages: number): Uint8Array<ArrayBuffer> {
   return writePdf(
     Array.from({ length: pages }, (_, i) => ({
       lines: [{

@@ -51,7 +51,7 @@ const HEX32 = "6e0c3f5a1b2d4c8e9f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e"
  * const bytes = writePdf([{ lines: [{ text: "Hello", y: 700 }] }], { info: { Title: "Hi" } });
  * ```
  */
-export function writePdf(pages: PdfPage[], options: PdfOptions = {}): Uint8Array {
+export function writePdf(pages: PdfPage[], options: PdfOptions = {}): Uint8Array<ArrayBuffer> {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body) - 1 + 1; // 1-based object number
   const catalog = add("");

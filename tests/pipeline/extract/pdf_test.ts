@@ -140,3 +140,19 @@ Deno.test("readPdfMetadata() prefers XMP, drops file-name titles and junk author
   });
   assert.equal(plain.title, null);
 });
+
+Deno.test("the extraction pool reads a PDF in a worker exactly as inline", async () => {
+  const { createExtractPool } = await import("../../../src/pipeline/extract/pool.ts");
+  const pool = createExtractPool({ size: 1 });
+  try {
+    const bytes = reportPdf();
+    const [inWorker, inline] = await Promise.all([
+      pool.extract(bytes, URL_OF, {}),
+      extractPdf(bytes, URL_OF),
+    ]);
+    assert.equal(inWorker.extractor, "pdf");
+    assert.deepEqual(inWorker, inline);
+  } finally {
+    pool.close();
+  }
+});
