@@ -27,9 +27,16 @@ export function articleFromArchive(doc: ArchivedDocument): Article {
     excerpt: meta.excerpt ?? null,
     text: doc.content,
     markdown: doc.content,
-    blocks: blocksFromMarkdown(doc.content),
+    blocks: doc.type === "pdf" ? pdfBlocks(doc.content) : blocksFromMarkdown(doc.content),
     links: [],
   };
+}
+
+/** A PDF's archived text keeps its pages apart with form feeds: its blocks get their pages back. */
+function pdfBlocks(text: string): Article["blocks"] {
+  return text.split("\f").flatMap((page, i) =>
+    blocksFromMarkdown(page).map((block) => ({ ...block, page: i + 1 }))
+  );
 }
 
 function fromArchive(result: FetchResult, doc: ArchivedDocument): PageRead {

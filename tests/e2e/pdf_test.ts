@@ -168,3 +168,22 @@ Deno.test("quarry search reads, ranks and archives PDFs among pages; filetype:pd
     await web.close();
   }
 });
+
+Deno.test("quarry fetch --query of an unchanged PDF (HTTP 304) still cites pages from the archive", async () => {
+  const web = await startFixtureWeb();
+  const home = await tempHome();
+  try {
+    const url = `${web.origin}/pdf/etag/report.pdf`;
+    const query = "did the seals collide with the rotor";
+    const args = ["fetch", url, "--query", query, "--json", "--budget", "200"];
+    const first = await runQuarry(args, { home });
+    assert.equal(first.code, 0, first.stderr + first.stdout);
+    const again = await runQuarry(args, { home });
+    const page = (again.json as Env).results[0]! as Page & { revalidated?: boolean };
+    assert.equal(page.revalidated, true);
+    const best = page.excerpts?.find((e) => /Seals changed course/.test(e.text));
+    assert.equal(best?.page, 3, JSON.stringify(page.excerpts));
+  } finally {
+    await web.close();
+  }
+});

@@ -2,7 +2,8 @@
  * PDFs on the fixture web: `fixtures/pdf/<name>` at `/pdf/<name>`, the
  * documents of `pdf_fixtures.ts` at `/pdf/gen/<kind>.pdf` (`report`,
  * `encrypted`, `corrupt`, `scanned`, `long`), the report as
- * `application/octet-stream` and without a Content-Type, and a
+ * `application/octet-stream`, without a Content-Type and with an ETag
+ * (`/pdf/etag/report.pdf`, which answers 304 to its ETag), and a
  * DuckDuckGo-shaped SERP at `/pdfsearch/html/` whose results include PDFs.
  * @module
  */
@@ -40,9 +41,14 @@ export const PDF_SERP: readonly SerpEntry[] = [
   },
 ];
 
-const servePdf: Route = async (_req, url) => {
+const servePdf: Route = async (req, url) => {
   if (!url.pathname.startsWith("/pdf/")) return undefined;
   const name = decodeURIComponent(url.pathname.slice("/pdf/".length));
+  if (name === "etag/report.pdf") {
+    const etag = '"report-1"';
+    if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304 });
+    return new Response(reportPdf(), { headers: { ...PDF, etag } });
+  }
   const generated = /^gen\/(\w+)\.pdf$/.exec(name);
   if (generated) {
     const make = GENERATED[generated[1]!];
