@@ -50,3 +50,11 @@ Deno.test("openApiDocument() declares bearer auth only with a token, never on /h
   assert.deepEqual(guarded.paths["/health"]!.get!.security, []);
   assert.ok((guarded.paths["/echo"]!.get!.responses as Record<string, unknown>)["401"]);
 });
+
+Deno.test("openApiDocument() lists the page statuses, unreadable among them", () => {
+  const doc = openApiDocument(FAKE_OPS, { version: "1.2.3" }) as Doc;
+  const status = doc.components.schemas.PageStatus as { type: string; enum: string[] };
+  assert.equal(status.type, "string");
+  assert.ok(status.enum.includes("unreadable"));
+  assert.ok(!status.enum.includes("not_modified"), "internal status left out");
+});
