@@ -11,7 +11,7 @@ import { QuarryError } from "../errors.ts";
 import type { ResolveDns } from "./guard.ts";
 import { decodeBody } from "./charset.ts";
 import { checkUrl, guardHost } from "./guard.ts";
-import { isPdfBytes } from "./extract/pdf.ts";
+import { isPdfBytes } from "./extract/pdf_magic.ts";
 import type { FetchResult, PageStatus, Validators } from "./types.ts";
 
 /** How {@linkcode fetchAll} fetches. */

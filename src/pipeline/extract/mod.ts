@@ -17,7 +17,6 @@ import { toMarkdown } from "./markdown.ts";
 import { type PageMetadata, readMetadata, toIsoDate } from "./metadata.ts";
 import { baseUrlOf, countScripts, parsePage, stripInert } from "./prepare.ts";
 import { textArticle } from "./text.ts";
-import { extractPdf } from "./pdf.ts";
 
 /** Thresholds of the extraction stage. */
 export interface ExtractConfig {
@@ -271,6 +270,8 @@ export async function extractBody(
   options: ExtractOptions = {},
 ): Promise<ExtractResult> {
   if (typeof body === "string") return extract(body, url, options);
+  // pdf.js is large: loaded on the first PDF, not at every start.
+  const { extractPdf } = await import("./pdf.ts");
   return await extractPdf(
     body,
     url,
