@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { startFixtureWeb } from "../support/fixture_web.ts";
+import { startQuarryServer } from "../support/quarry_server.ts";
 import { runQuarry, tempHome } from "../support/run_quarry.ts";
 
 interface Excerpt {
@@ -184,6 +185,27 @@ Deno.test("quarry fetch --query of an unchanged PDF (HTTP 304) still cites pages
     const best = page.excerpts?.find((e) => /Seals changed course/.test(e.text));
     assert.equal(best?.page, 3, JSON.stringify(page.excerpts));
   } finally {
+    await web.close();
+  }
+});
+
+Deno.test("quarry serve reads a PDF in its extraction workers, with the same answer as the CLI", async () => {
+  const web = await startFixtureWeb();
+  const server = await startQuarryServer();
+  try {
+    const url = `${web.origin}/pdf/gen/report.pdf`;
+    const res = await fetch(
+      `${server.origin}/fetch?url=${encodeURIComponent(url)}&query=${
+        encodeURIComponent("seals rotor")
+      }&budget=200`,
+    );
+    const body = await res.json() as Env;
+    assert.equal(res.status, 200, JSON.stringify(body));
+    const page = body.results[0]!;
+    assert.equal(page.title, "Tidal Energy Field Report");
+    assert.equal(page.excerpts?.find((e) => /Seals changed course/.test(e.text))?.page, 3);
+  } finally {
+    await server.close();
     await web.close();
   }
 });
