@@ -15,7 +15,7 @@ const REPEAT_SHARE = 0.5;
 const MIN_PAGES = 3;
 /** "12", "- 12 -", "Page 12", "Page 12 of 40", "12/40", roman "xii". */
 const PAGE_NUMBER =
-  /^(?:[-–—\s]*(?:page|seite|p\.)?\s*\d{1,4}(?:\s*(?:of|\/|von)\s*\d{1,4})?[-–—\s]*|[ivxlc]{1,7})$/i;
+  /^(?:[-–—\s]*(?:page|seite|p\.)?\s*\d{1,4}(?:\s*(?:of|\/|von)\s*\d{1,4})?[-–—\s]*|(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))$/i;
 const DIGITS = /\d+/g;
 
 function keyOf(text: string): string {

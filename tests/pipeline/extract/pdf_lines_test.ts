@@ -73,3 +73,9 @@ Deno.test("dropFurniture() leaves short documents' edge lines alone unless they 
   }]]);
   assert.deepEqual(kept[0]!.map((l) => l.text), ["Memo"]);
 });
+
+Deno.test("dropFurniture() takes roman page numbers for page numbers, but not words made of their letters", () => {
+  const line = (text: string, y: number) => ({ text, y, x: 50, size: 10 });
+  const kept = dropFurniture([[line("Civil", 760), line("Body", 400), line("xiv", 30)]]);
+  assert.deepEqual(kept[0]!.map((l) => l.text), ["Civil", "Body"]);
+});
