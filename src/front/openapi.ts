@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { HTTP_STATUS } from "../errors.ts";
 import type { Operation } from "../ops/types.ts";
-import { envelopeSchema, pageStatusSchema } from "./envelope_schema.ts";
+import { envelopeSchema, pageStatusSchema, searchResultSchema } from "./envelope_schema.ts";
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -99,6 +99,7 @@ export function openApiDocument(ops: readonly Operation[], options: OpenApiOptio
   const schemas: Record<string, JsonSchema> = {
     Envelope: jsonSchemaOf(envelopeSchema),
     PageStatus: jsonSchemaOf(pageStatusSchema),
+    SearchResult: jsonSchemaOf(searchResultSchema),
   };
   for (const op of ops) {
     if (!op.http) continue;

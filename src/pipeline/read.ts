@@ -1,13 +1,18 @@
 /**
- * Reading pages: fetch them all at once, then extract each. Shared by the
- * `fetch` and `search` operations.
+ * Reading pages with memory: fetch them all at once and handle each as it
+ * lands — extract it (in the worker pool when one is passed), archive it, and
+ * hand it on — so when the slowest page arrives only its own work remains. A
+ * page read before is re-fetched conditionally (If-None-Match /
+ * If-Modified-Since); on 304 the page kept in the archive is used as it was
+ * first read. Shared by the `fetch` and `search` operations.
  * @module
  */
 import type { ResolveDns } from "./guard.ts";
 import { extract, extractBody, type ExtractOptions } from "./extract/mod.ts";
 import type { ExtractFn } from "./extract/pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
-import type { ExtractResult, FetchResult, PageStatus } from "./types.ts";
+import { type ArchivedPage, articleFromArchived, type PageMemory } from "./memory.ts";
+import type { ExtractResult, FetchResult, PageStatus, Validators } from "./types.ts";
 
 /** A page fetched and, when it could be, extracted. */
 export interface PageRead {
@@ -19,7 +24,7 @@ export interface PageRead {
   reason?: string;
   /** Where the page went in the archive, when it was archived. */
   archiveId?: string;
-  /** The page was unchanged (HTTP 304) and its archived text was used. */
+  /** The page was unchanged (HTTP 304) and its archived copy was used. */
   revalidated?: boolean;
 }
 
@@ -28,8 +33,23 @@ export interface ReadDeps {
   fetch: typeof globalThis.fetch;
   resolveDns: ResolveDns;
   now: () => number;
-  /** Extraction off the event loop (a server's worker pool); inline when absent. */
-  extract?: ExtractFn;
+  /** Extraction off the event loop (a worker pool); inline when absent. */
+  extract?: ExtractFn | undefined;
+  /** Options every page is extracted with (e.g. the PDF page cap). */
+  extractOptions?: Omit<ExtractOptions, "contentType"> | undefined;
+  /** Pages read before; without it nothing is revalidated or archived. */
+  memory?: PageMemory | undefined;
+  /** One line about a store that failed; the pages are read anyway. */
+  progress?: ((line: string) => void) | undefined;
+}
+
+/** How one batch is read. */
+export interface ReadOptions {
+  fetch: Partial<FetchOptions>;
+  /** The question the pages are read for, archived with them. */
+  query?: string | undefined;
+  /** Called with each page, in the order they are ready, with its index in `urls`. */
+  onPage?: ((page: PageRead, index: number) => void) | undefined;
 }
 
 /**
@@ -47,7 +67,7 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
   let extracted: ExtractResult;
   try {
     if (done instanceof Error) throw done;
-    if (!done && result.body === undefined) throw new Error("a PDF is extracted by extractAll");
+    if (!done && result.body === undefined) throw new Error("a PDF is extracted by extractOne");
     extracted = done ?? extract(
       result.body ?? "",
       result.finalUrl,
@@ -55,8 +75,7 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
     );
   } catch (error) {
     // One page the extractor chokes on must not fail the batch.
-    const why = error instanceof Error ? error.message : String(error);
-    return { fetch: result, status: "empty", reason: `could not extract the page: ${why}` };
+    return { fetch: result, status: "empty", reason: `could not extract the page: ${why(error)}` };
   }
   return {
     fetch: result,
@@ -66,39 +85,141 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
   };
 }
 
-/** Fetches every URL at once and extracts each page as it lands. */
-export async function readPages(
-  urls: string[],
-  options: Partial<FetchOptions>,
-  deps: ReadDeps,
-): Promise<PageRead[]> {
-  return await extractAll(await fetchAll(urls, options, deps), deps);
-}
-
 /** What a fetch brought to extract: the bytes of a PDF, else the decoded text. */
 function contentOf(result: FetchResult): string | Uint8Array | undefined {
   return result.bytes ?? result.body;
 }
 
 /**
- * Extracts fetched pages, off the event loop when `deps.extract` is a worker
- * pool. `options` reach every page (e.g. the PDF page cap).
+ * Extracts one page, off the event loop when `deps.extract` is a worker pool.
+ * A PDF without a pool is extracted inline too, asynchronously (pdf.js is).
  */
-export async function extractAll(
-  results: FetchResult[],
-  deps: Pick<ReadDeps, "extract">,
-  options: Omit<ExtractOptions, "contentType"> = {},
+export async function extractOne(
+  result: FetchResult,
+  deps: Pick<ReadDeps, "extract" | "extractOptions">,
+): Promise<PageRead> {
+  const body = contentOf(result);
+  const run = deps.extract ?? (result.bytes ? extractBody : undefined);
+  if (!run || result.status !== "ok" || body === undefined) return extractFetched(result);
+  const options = {
+    ...deps.extractOptions,
+    ...(result.contentType ? { contentType: result.contentType } : {}),
+  };
+  const done = await run(body, result.finalUrl, options)
+    .catch((e: unknown) => e instanceof Error ? e : new Error(String(e)));
+  return extractFetched(result, done);
+}
+
+function why(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function fromArchive(result: FetchResult, page: ArchivedPage): PageRead {
+  return {
+    fetch: { ...result, status: "ok" },
+    extracted: { status: "ok", extractor: "text", article: articleFromArchived(page) },
+    status: "ok",
+    archiveId: page.id,
+    revalidated: true,
+  };
+}
+
+/** A batch in progress: the memory, and what each page needs after it lands. */
+interface Batch {
+  options: ReadOptions;
+  deps: ReadDeps;
+}
+
+async function recall(urls: string[], deps: ReadDeps): Promise<Map<string, Validators>> {
+  if (!deps.memory) return new Map();
+  try {
+    return await deps.memory.validators(urls);
+  } catch (error) {
+    deps.progress?.(`archive unavailable: ${why(error)}`);
+    return new Map();
+  }
+}
+
+/** The archived copy behind a 304, when it can rebuild the page as first read. */
+async function unchanged(url: string, deps: ReadDeps): Promise<ArchivedPage | undefined> {
+  try {
+    const page = await deps.memory?.archived(url);
+    return page?.kept ? page : undefined;
+  } catch (error) {
+    deps.progress?.(`archive unavailable: ${why(error)}`);
+    return undefined;
+  }
+}
+
+async function remember(page: PageRead, batch: Batch): Promise<void> {
+  const { memory, now, progress } = batch.deps;
+  if (!memory || !page.extracted || page.status !== "ok") return;
+  const result = page.fetch;
+  try {
+    page.archiveId = await memory.remember({
+      url: result.url,
+      finalUrl: result.finalUrl,
+      article: page.extracted.article,
+      ...(page.extracted.extractor === "pdf" ? { type: "pdf" as const } : {}),
+      ...(result.validators ? { validators: result.validators } : {}),
+      ...(batch.options.query === undefined ? {} : { query: batch.options.query }),
+      fetchedAt: new Date(now()).toISOString(),
+    });
+  } catch (error) {
+    progress?.(`could not archive ${result.url}: ${why(error)}`);
+  }
+}
+
+/** Everything one landed page needs: its archived copy or its extraction, then the archive. */
+async function settle(result: FetchResult, batch: Batch): Promise<PageRead> {
+  let landed = result;
+  if (result.status === "not_modified") {
+    const kept = await unchanged(result.url, batch.deps);
+    if (kept) return fromArchive(result, kept);
+    // The archived copy is gone (or older than the kept page): ask again without validators.
+    const { validators: _, ...plain } = batch.options.fetch;
+    [landed] = await fetchAll([result.url], plain, batch.deps) as [FetchResult];
+  }
+  const page = await extractOne(landed, batch.deps);
+  await remember(page, batch);
+  return page;
+}
+
+/**
+ * Fetches every URL at once and handles each page as it lands. Store
+ * failures never fail a page: they are reported through `deps.progress` and
+ * the page is returned as read. Pages come back in the order of `urls`.
+ */
+export async function readPages(
+  urls: string[],
+  options: ReadOptions,
+  deps: ReadDeps,
 ): Promise<PageRead[]> {
-  const run = deps.extract ?? extractBody;
-  return await Promise.all(
-    results.map(async (r) => {
-      const body = contentOf(r);
-      if (r.status !== "ok" || body === undefined) return extractFetched(r);
-      const done = await run(body, r.finalUrl, {
-        ...options,
-        ...(r.contentType ? { contentType: r.contentType } : {}),
-      }).catch((e: unknown) => e instanceof Error ? e : new Error(String(e)));
-      return extractFetched(r, done);
-    }),
-  );
+  const validators = await recall(urls, deps);
+  const batch: Batch = { options, deps };
+  const work = new Map<number, Promise<PageRead>>();
+  const start = (result: FetchResult, i: number) => {
+    if (work.has(i)) return;
+    work.set(
+      i,
+      settle(result, batch).then((page) => {
+        try {
+          options.onPage?.(page, i);
+        } catch (error) {
+          deps.progress?.(`could not handle ${result.url}: ${why(error)}`);
+        }
+        return page;
+      }),
+    );
+  };
+  const fetched = await fetchAll(urls, {
+    ...options.fetch,
+    validators: Object.fromEntries(validators),
+    onResult: (result, i) => {
+      options.fetch.onResult?.(result, i);
+      start(result, i);
+    },
+  }, deps);
+  fetched.forEach((result, i) => start(result, i));
+  return await Promise.all(urls.map((_, i) => work.get(i)!));
 }

@@ -58,3 +58,10 @@ Deno.test("openApiDocument() lists the page statuses, unreadable among them", ()
   assert.ok(status.enum.includes("unreadable"));
   assert.ok(!status.enum.includes("not_modified"), "internal status left out");
 });
+
+Deno.test("the OpenAPI document describes a search result with every engine that returned it", () => {
+  const doc = openApiDocument(FAKE_OPS, { version: "1.2.3" }) as Doc;
+  const properties = doc.components.schemas.SearchResult!.properties as Record<string, unknown>;
+  assert.ok(properties.engines, "engines");
+  assert.ok(properties.rank, "rank");
+});
