@@ -23,6 +23,7 @@ export function fetchOptions(ctx: OpContext, limits: ReadLimits): Partial<FetchO
     timeoutMs: limits.timeoutMs,
     ...(limits.deadlineMs === undefined ? {} : { deadlineMs: limits.deadlineMs }),
     userAgent: ctx.config.userAgent,
+    pdfMaxBytes: ctx.config.pdfMaxBytes,
     allowPrivateNetwork: ctx.config.allowPrivateNetwork,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
@@ -36,6 +37,7 @@ export function readDeps(ctx: OpContext): ReadDeps {
     resolveDns: ctx.resolveDns,
     now: ctx.now,
     extract: ctx.extract,
+    extractOptions: { pdfMaxPages: ctx.config.pdfMaxPages },
     memory: pageMemory(ctx.stores),
     progress: ctx.progress,
   };

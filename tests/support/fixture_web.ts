@@ -7,6 +7,7 @@
 import { apiRoutes } from "./web/apis.ts";
 import { engineRoutes } from "./web/engines.ts";
 import { pageRoutes } from "./web/pages.ts";
+import { pdfRoutes } from "./web/pdf.ts";
 import { researchRoutes } from "./web/research.ts";
 import { robotsRoutes } from "./web/robots.ts";
 
@@ -42,6 +43,7 @@ export const DEFAULT_ROUTES: Route[] = [
   ...apiRoutes,
   ...engineRoutes,
   ...researchRoutes,
+  ...pdfRoutes,
   ...robotsRoutes,
 ];
 
