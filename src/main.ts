@@ -10,6 +10,7 @@ import { mcpCommand } from "./front/mcp_command.ts";
 import { serveCommand } from "./front/serve_command.ts";
 import { archiveIndexExtension } from "./front/archive_schedule.ts";
 import { OPERATIONS } from "./ops/registry.ts";
+import { createExtractPool } from "./pipeline/extract/pool.ts";
 
 const encoder = new TextEncoder();
 
@@ -33,10 +34,13 @@ export async function main(args: string[]): Promise<number> {
     return exitCodeFor(qe.code);
   }
   const progress = Deno.stderr.isTerminal() ? (line: string) => stderr(`${line}\n`) : () => {};
+  // Pages are extracted in workers, each bounded in time, in the CLI too; the
+  // workers start only when a page needs one.
+  const pool = createExtractPool({ timeoutMs: config.timeoutMs });
   const io: CliIo = {
     stdout: writer(Deno.stdout),
     stderr,
-    context: () => realContext(config, progress),
+    context: () => ({ ...realContext(config, progress), extract: pool.extract }),
   };
   const extras = [
     serveCommand({
@@ -48,7 +52,11 @@ export async function main(args: string[]): Promise<number> {
     }),
     mcpCommand({ ops: OPERATIONS, context: io.context }),
   ];
-  return await runCli(args, OPERATIONS, io, extras);
+  try {
+    return await runCli(args, OPERATIONS, io, extras);
+  } finally {
+    pool.close();
+  }
 }
 
 if (import.meta.main) {

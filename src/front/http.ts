@@ -48,7 +48,10 @@ export function serveExport(): Deno.ServeDefaultExport {
         checkBind(hostname, config.token);
         app = createHttpApp({
           ops: OPERATIONS,
-          context: { ...realContext(config), extract: createExtractPool().extract },
+          context: {
+            ...realContext(config),
+            extract: createExtractPool({ timeoutMs: config.timeoutMs }).extract,
+          },
           http: httpSettings(hostname, config.token),
           log: (line) => console.error(line),
         });

@@ -48,8 +48,9 @@ export function mcpCommand(deps: McpCommandDeps): ExtraCommand {
         .description("Serve MCP on stdio (for agent hosts: Claude, Cursor, …)")
         .action(async () => {
           // Pages are parsed in workers so protocol messages (cancel, ping) are read meanwhile.
-          const pool = createExtractPool();
-          const context: OpContext = { ...deps.context(), extract: pool.extract };
+          const base = deps.context();
+          const pool = createExtractPool({ timeoutMs: base.config.timeoutMs });
+          const context: OpContext = { ...base, extract: pool.extract };
           try {
             await runStdioServer(deps.ops, context);
             setExit(0);

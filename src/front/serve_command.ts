@@ -72,8 +72,9 @@ export function serveCommand(deps: ServeCommandDeps): ExtraCommand {
         const opts = cmd.opts();
         const options = serverOptions(opts, deps.config);
         // Pages are parsed in workers so the server keeps answering meanwhile.
-        const pool = createExtractPool();
-        const context: OpContext = { ...deps.context(), extract: pool.extract };
+        const base = deps.context();
+        const pool = createExtractPool({ timeoutMs: base.config.timeoutMs });
+        const context: OpContext = { ...base, extract: pool.extract };
         const stop = new AbortController();
         let running: Promise<void>[] = [];
         try {

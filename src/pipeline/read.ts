@@ -5,7 +5,7 @@
  */
 import type { ResolveDns } from "./guard.ts";
 import { extract } from "./extract/mod.ts";
-import type { ExtractFn } from "./extract/pool.ts";
+import type { ExtractCall, ExtractFn } from "./extract/pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
 import type { ExtractResult, FetchResult, PageStatus } from "./types.ts";
 
@@ -74,19 +74,28 @@ export async function readPages(
   return await extractAll(await fetchAll(urls, options, deps), deps);
 }
 
-/** Extracts fetched pages, off the event loop when `deps.extract` is a worker pool. */
+/**
+ * Extracts fetched pages, off the event loop when `deps.extract` is a worker
+ * pool (which bounds each page by `timeoutMs` and gives it up on `signal`).
+ */
 export async function extractAll(
   results: FetchResult[],
-  deps: Pick<ReadDeps, "extract">,
+  deps: Pick<ReadDeps, "extract"> & ExtractCall,
 ): Promise<PageRead[]> {
   const offload = deps.extract;
+  const call: ExtractCall = { signal: deps.signal, timeoutMs: deps.timeoutMs };
   if (!offload) return results.map((r) => extractFetched(r));
   return await Promise.all(
     results.map(async (r) =>
       r.status === "ok" && r.body !== undefined
         ? extractFetched(
           r,
-          await offload(r.body, r.finalUrl, r.contentType ? { contentType: r.contentType } : {})
+          await offload(
+            r.body,
+            r.finalUrl,
+            r.contentType ? { contentType: r.contentType } : {},
+            call,
+          )
             .catch((e: unknown) => e instanceof Error ? e : new Error(String(e))),
         )
         : extractFetched(r)

@@ -13,6 +13,7 @@ export const PAGE_STATUSES = [
   "not_html",
   "too_large",
   "empty",
+  "unreadable",
   "robots_disallowed",
   "private_address",
   "duplicate",
@@ -86,9 +87,13 @@ export interface Article {
   canonical?: string;
 }
 
-/** Extraction result: `ok` with an article, or `empty` with a reason. */
+/**
+ * Extraction result: `ok` with an article, or `empty` with a reason;
+ * `too_large` and `unreadable` when the page is over the extraction bounds
+ * (too many elements; took longer than its time) or could not be parsed.
+ */
 export interface ExtractResult {
-  status: "ok" | "empty";
+  status: "ok" | "empty" | "too_large" | "unreadable";
   reason?: string;
   /** Which extractor produced the article: Readability, the fallback, or plain text. */
   extractor: "readability" | "fallback" | "text";

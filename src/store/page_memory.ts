@@ -93,7 +93,7 @@ export async function readRemembered(
   const lost = results.filter((r) => r.status === "not_modified" && !unchanged.has(r.url));
   const again = lost.length > 0 ? await fetchAll(lost.map((r) => r.url), options, ctx) : [];
   const final = results.map((first) => again.find((r) => r.url === first.url) ?? first);
-  const extracted = await extractAll(final, ctx);
+  const extracted = await extractAll(final, { ...ctx, timeoutMs: options.timeoutMs });
   const pages: PageRead[] = [];
   for (const [i, result] of final.entries()) {
     const doc = unchanged.get(result.url);
