@@ -9,7 +9,6 @@ import { checkUrl } from "../pipeline/guard.ts";
 import type { PageRead } from "../pipeline/read.ts";
 import { readRemembered } from "../store/page_memory.ts";
 import type { Link, PageStatus } from "../pipeline/types.ts";
-import { parseDuration } from "../config.ts";
 import { type Envelope, failure } from "../envelope.ts";
 import { renderPages } from "../render/markdown.ts";
 import { defineOp } from "./types.ts";
@@ -178,9 +177,7 @@ export const fetchOp = defineOp({
   async run(ctx, args): Promise<Envelope<FetchedPage>> {
     const started = ctx.now();
     const urls = args.urls.map((raw) => checkUrl(raw).href);
-    const timeoutMs = args.timeout
-      ? parseDuration(args.timeout, "--timeout")
-      : ctx.config.timeoutMs;
+    const timeoutMs = args.timeout ?? ctx.config.timeoutMs;
     const pages = await readRemembered(ctx, urls, {
       timeoutMs,
       userAgent: ctx.config.userAgent,

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { parseDuration } from "../config.ts";
+import { TTL_BOUNDS } from "../config.ts";
 import { EngineChainError, searchEngines, TIME_RANGES } from "../pipeline/engines/mod.ts";
 import { parseQuery } from "../pipeline/query.ts";
 import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
@@ -59,7 +59,8 @@ const input = z.object({
   ),
   maxTokens: maxTokensField,
   timeout: timeoutField,
-  ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)").optional(),
+  ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)", TTL_BOUNDS)
+    .optional(),
   force: z.boolean().default(false).describe("Bypass the cache and refresh it"),
   local: z.boolean().default(false).describe(
     "Answer from the archive of pages read before, without the network",
@@ -223,7 +224,7 @@ function preferArchived(
 
 async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<ResearchResult>> {
   const started = ctx.now();
-  const timeoutMs = args.timeout ? parseDuration(args.timeout, "--timeout") : ctx.config.timeoutMs;
+  const timeoutMs = args.timeout ?? ctx.config.timeoutMs;
   const budget: Budget = {
     perPage: args.budget,
     total: args.totalBudget,
@@ -300,7 +301,7 @@ export const searchOp = defineOp({
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false },
   },
   async run(ctx, args) {
-    const ttlMs = args.ttl ? parseDuration(args.ttl, "--ttl") : ctx.config.cacheTtlMs;
+    const ttlMs = args.ttl ?? ctx.config.cacheTtlMs;
     // A session changes the answer with every call, so it is never served from the cache.
     return await withCache(ctx, "search", args, {
       ttlMs,

@@ -28,3 +28,14 @@ Deno.test("quarry fetch bounds each page's extraction: deep pages flatten, slow 
     await web.close();
   }
 });
+
+Deno.test("quarry fetch --timeout 600h and QUARRY_TIMEOUT=600h are bad usage, not instant timeouts", async () => {
+  const flag = await runQuarry(["fetch", "https://example.com/", "--timeout", "600h"]);
+  assert.equal(flag.code, 2, flag.stderr);
+  assert.match(flag.stderr, /BAD_INPUT.*--timeout.*600h/);
+  const env = await runQuarry(["fetch", "https://example.com/"], {
+    env: { QUARRY_TIMEOUT: "600h" },
+  });
+  assert.equal(env.code, 2, env.stderr);
+  assert.match(env.stderr, /QUARRY_TIMEOUT/);
+});

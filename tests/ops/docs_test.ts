@@ -8,7 +8,7 @@ import type { Env } from "../../src/config.ts";
 
 type DocsArgs = Parameters<typeof docsOp.run>[1];
 
-function args(library: string, query: string, extra: Partial<DocsArgs> = {}): DocsArgs {
+function args(library: string, query: string, extra: Record<string, unknown> = {}): DocsArgs {
   return docsOp.input.parse({ library, query, ...extra });
 }
 
