@@ -37,6 +37,7 @@ export const ENV_VARS = {
   PERPLEXITY_API_KEY: "Perplexity API key",
   QUARRY_TOKEN: "Bearer token the HTTP server requires",
   QUARRY_PORT: "HTTP server port (default 8080)",
+  QUARRY_INDEX_ROOTS: "Folders the servers may index over HTTP, comma-separated (else none)",
   NO_COLOR: "Disable colour in terminal output",
 } as const;
 
@@ -85,6 +86,8 @@ export interface Config {
   perplexityModel: string;
   token: string | undefined;
   port: number;
+  /** Folders `archive index` may read under when asked over HTTP or MCP. */
+  indexRoots: string[];
   noColor: boolean;
 }
 
@@ -238,6 +241,7 @@ export function configFromEnv(env: Env): Config {
     perplexityModel: env.QUARRY_PERPLEXITY_MODEL || "sonar-deep-research",
     token: env.QUARRY_TOKEN || undefined,
     port,
+    indexRoots: list(env.QUARRY_INDEX_ROOTS) ?? [],
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== "",
   };
 }

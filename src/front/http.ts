@@ -51,6 +51,7 @@ export function serveExport(): Deno.ServeDefaultExport {
           context: {
             ...realContext(config),
             extract: createExtractPool({ timeoutMs: config.timeoutMs }).extract,
+            indexRoots: config.indexRoots,
           },
           http: httpSettings(hostname, config.token),
           log: (line) => console.error(line),

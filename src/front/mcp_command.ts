@@ -50,7 +50,11 @@ export function mcpCommand(deps: McpCommandDeps): ExtraCommand {
           // Pages are parsed in workers so protocol messages (cancel, ping) are read meanwhile.
           const base = deps.context();
           const pool = createExtractPool({ timeoutMs: base.config.timeoutMs });
-          const context: OpContext = { ...base, extract: pool.extract };
+          const context: OpContext = {
+            ...base,
+            extract: pool.extract,
+            indexRoots: base.config.indexRoots,
+          };
           try {
             await runStdioServer(deps.ops, context);
             setExit(0);

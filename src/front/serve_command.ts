@@ -74,7 +74,8 @@ export function serveCommand(deps: ServeCommandDeps): ExtraCommand {
         // Pages are parsed in workers so the server keeps answering meanwhile.
         const base = deps.context();
         const pool = createExtractPool({ timeoutMs: base.config.timeoutMs });
-        const context: OpContext = { ...base, extract: pool.extract };
+        const indexRoots = [...base.config.indexRoots, ...((opts.index as string[]) ?? [])];
+        const context: OpContext = { ...base, extract: pool.extract, indexRoots };
         const stop = new AbortController();
         let running: Promise<void>[] = [];
         try {

@@ -27,6 +27,12 @@ export interface OpContext {
   signal?: AbortSignal;
   /** Extracts pages off the event loop (servers pass a worker pool); inline when absent. */
   extract?: ExtractFn;
+  /**
+   * Folders `archive index` may read under: set by servers (`serve --index`,
+   * `QUARRY_INDEX_ROOTS`), so a client cannot index any file; the CLI leaves
+   * it unset (the user names their own folders).
+   */
+  indexRoots?: readonly string[] | undefined;
 }
 
 /** MCP tool behaviour hints. */
