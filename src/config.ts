@@ -39,6 +39,7 @@ export const ENV_VARS = {
   QUARRY_PORT: "HTTP server port (default 8080)",
   QUARRY_INDEX_ROOTS: "Folders the servers may index over HTTP, comma-separated (else none)",
   NO_COLOR: "Disable colour in terminal output",
+  QUARRY_DEBUG: "1 prints the stack behind an INTERNAL error on stderr",
 } as const;
 
 /** Name of an environment variable Quarry reads. */
@@ -89,6 +90,8 @@ export interface Config {
   /** Folders `archive index` may read under when asked over HTTP or MCP. */
   indexRoots: string[];
   noColor: boolean;
+  /** Print stacks behind INTERNAL errors. */
+  debug: boolean;
 }
 
 /** The version printed by `--version` and `/health`. */
@@ -243,6 +246,7 @@ export function configFromEnv(env: Env): Config {
     port,
     indexRoots: list(env.QUARRY_INDEX_ROOTS) ?? [],
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== "",
+    debug: env.QUARRY_DEBUG === "1" || env.QUARRY_DEBUG === "true",
   };
 }
 

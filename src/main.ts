@@ -41,6 +41,7 @@ export async function main(args: string[]): Promise<number> {
     stdout: writer(Deno.stdout),
     stderr,
     context: () => ({ ...realContext(config, progress), extract: pool.extract }),
+    debug: config.debug,
   };
   const extras = [
     serveCommand({

@@ -39,3 +39,20 @@ Deno.test("quarry fetch --timeout 600h and QUARRY_TIMEOUT=600h are bad usage, no
   assert.equal(env.code, 2, env.stderr);
   assert.match(env.stderr, /QUARRY_TIMEOUT/);
 });
+
+Deno.test("quarry serve --port abc is bad usage; a port in use is named with a way out", async () => {
+  const bad = await runQuarry(["serve", "--port", "abc"]);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /"abc" is not a port/);
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (taken.addr as Deno.NetAddr).port;
+    const busy = await runQuarry(["serve", "--port", String(port)]);
+    assert.equal(busy.code, 2, busy.stderr);
+    assert.match(busy.stderr, new RegExp(`Port ${port} is already in use`));
+    assert.match(busy.stderr, /--port 0/);
+    assert.doesNotMatch(busy.stderr, /INTERNAL/);
+  } finally {
+    taken.close();
+  }
+});

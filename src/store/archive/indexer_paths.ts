@@ -41,7 +41,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
 
 /** End of the last whole UTF-8 character in `head` (the sniff may cut one in two). */
 function lastWhole(head: Uint8Array): number {
-  let end = head.length;
+  const end = head.length;
   for (let i = 1; i <= 3 && end - i >= 0; i++) {
     const b = head[end - i]!;
     if ((b & 0xc0) === 0xc0) return end - i; // Lead byte of a character that may be cut.
