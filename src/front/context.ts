@@ -6,6 +6,7 @@
 import type { Config } from "../config.ts";
 import type { OpContext } from "../ops/types.ts";
 import { systemResolveDns } from "../pipeline/guard.ts";
+import { createConnector } from "../pipeline/pinned.ts";
 import { storesFor } from "../store/stores.ts";
 
 /** Sleeps `ms`, ending early (with a rejection) when the signal aborts. */
@@ -33,6 +34,8 @@ export function realContext(
     config,
     fetch: globalThis.fetch.bind(globalThis),
     resolveDns: systemResolveDns,
+    // Page fetches connect to the address the guard checked (DNS rebinding).
+    connect: createConnector().fetch,
     now: () => Date.now(),
     sleep,
     random: Math.random,

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { Config } from "../config.ts";
 import type { ResolveDns } from "../pipeline/guard.ts";
 import type { ExtractFn } from "../pipeline/extract/pool.ts";
+import type { PinnedFetch } from "../pipeline/pinned.ts";
 import type { Envelope } from "../envelope.ts";
 import type { Stores } from "../store/stores.ts";
 
@@ -15,6 +16,8 @@ export interface OpContext {
   config: Config;
   fetch: typeof globalThis.fetch;
   resolveDns: ResolveDns;
+  /** Fetches from an address already checked (no second DNS lookup); `fetch` when absent. */
+  connect?: PinnedFetch | undefined;
   /** Milliseconds since the epoch. */
   now: () => number;
   /** Waits; injectable so tests do not sleep. */

@@ -10,7 +10,8 @@ import { DEFAULT_USER_AGENT } from "../config.ts";
 import { QuarryError } from "../errors.ts";
 import type { ResolveDns } from "./guard.ts";
 import { decodeBody } from "./charset.ts";
-import { checkUrl, guardHost } from "./guard.ts";
+import { addressesOf, checkUrl, guardHost } from "./guard.ts";
+import type { PinnedFetch } from "./pinned.ts";
 import type { FetchResult, PageStatus, Validators } from "./types.ts";
 
 /** How {@linkcode fetchAll} fetches. */
@@ -52,6 +53,12 @@ export const DEFAULT_FETCH_OPTIONS: Readonly<FetchOptions> = {
 export interface FetchDeps {
   fetch: typeof globalThis.fetch;
   resolveDns: ResolveDns;
+  /**
+   * Fetches connecting to an address already resolved and checked
+   * (`pinned.ts`), so nothing looks the name up a second time; `fetch` (which
+   * resolves on its own) when absent.
+   */
+  connect?: PinnedFetch | undefined;
   /** Milliseconds since the epoch. */
   now: () => number;
 }
@@ -182,16 +189,24 @@ async function follow(start: URL, trail: Trail, run: Run): Promise<Outcome> {
       // The clock starts once a request may go out, not while queued behind a busy host.
       trail.timeout ??= AbortSignal.timeout(options.timeoutMs);
       const signal = AbortSignal.any([trail.timeout, run.batch]);
+      let addresses: string[] = [];
       if (!options.allowPrivateNetwork) {
         const verdict = await untilAborted(guardHost(current, deps.resolveDns), signal);
         if (!verdict.ok) return { status: verdict.status, reason: verdict.reason };
+        addresses = verdict.addresses;
+      } else if (deps.connect) {
+        addresses = await untilAborted(addressesOf(current, deps.resolveDns), signal);
       }
       trail.phase = "before the server answered";
-      const res = await deps.fetch(current, {
+      const init: RequestInit = {
         signal,
         redirect: "manual",
         headers: requestHeaders(options, trail.finalUrl, start.href),
-      });
+      };
+      // The address checked is the address connected to (DNS rebinding).
+      const res = deps.connect && addresses[0] !== undefined
+        ? await deps.connect(current, addresses[0], init)
+        : await deps.fetch(current, init);
       trail.httpStatus = res.status;
       if (!REDIRECT_STATUSES.has(res.status)) {
         return await readResponse(res, trail, signal, options);
