@@ -7,6 +7,7 @@ import type { Config } from "../config.ts";
 import type { OpContext } from "../ops/types.ts";
 import { systemResolveDns } from "../pipeline/guard.ts";
 import { createConnector } from "../pipeline/pinned.ts";
+import { createByteBudget } from "../pipeline/budget.ts";
 import { storesFor } from "../store/stores.ts";
 
 /** Sleeps `ms`, ending early (with a rejection) when the signal aborts. */
@@ -36,6 +37,8 @@ export function realContext(
     resolveDns: systemResolveDns,
     // Page fetches connect to the address the guard checked (DNS rebinding).
     connect: createConnector().fetch,
+    // Shared by every read of this context: a server builds one for all its requests.
+    budget: createByteBudget(),
     now: () => Date.now(),
     sleep,
     random: Math.random,

@@ -8,6 +8,7 @@ import type { Config } from "../config.ts";
 import type { ResolveDns } from "../pipeline/guard.ts";
 import type { ExtractFn } from "../pipeline/extract/pool.ts";
 import type { PinnedFetch } from "../pipeline/pinned.ts";
+import type { ByteBudget } from "../pipeline/budget.ts";
 import type { Envelope } from "../envelope.ts";
 import type { Stores } from "../store/stores.ts";
 
@@ -18,6 +19,8 @@ export interface OpContext {
   resolveDns: ResolveDns;
   /** Fetches from an address already checked (no second DNS lookup); `fetch` when absent. */
   connect?: PinnedFetch | undefined;
+  /** Body bytes in flight across every read of the process (a server shares one). */
+  budget?: ByteBudget | undefined;
   /** Milliseconds since the epoch. */
   now: () => number;
   /** Waits; injectable so tests do not sleep. */

@@ -12,6 +12,7 @@ import type { ResolveDns } from "./guard.ts";
 import { decodeBody } from "./charset.ts";
 import { addressesOf, checkUrl, guardHost } from "./guard.ts";
 import type { PinnedFetch } from "./pinned.ts";
+import type { ByteBudget } from "./budget.ts";
 import type { FetchResult, PageStatus, Validators } from "./types.ts";
 
 /** How {@linkcode fetchAll} fetches. */
@@ -59,6 +60,8 @@ export interface FetchDeps {
    * resolves on its own) when absent.
    */
   connect?: PinnedFetch | undefined;
+  /** Body bytes in flight across every read sharing it (a server's requests); unbounded when absent. */
+  budget?: ByteBudget | undefined;
   /** Milliseconds since the epoch. */
   now: () => number;
 }
@@ -209,7 +212,7 @@ async function follow(start: URL, trail: Trail, run: Run): Promise<Outcome> {
         : await deps.fetch(current, init);
       trail.httpStatus = res.status;
       if (!REDIRECT_STATUSES.has(res.status)) {
-        return await readResponse(res, trail, signal, options);
+        return await readResponse(res, trail, signal, options, deps.budget);
       }
       await res.body?.cancel().catch(() => {});
       const next = nextHop(res, current, seen, trail, options);
@@ -292,6 +295,7 @@ async function readResponse(
   trail: Trail,
   signal: AbortSignal,
   options: FetchOptions,
+  budget?: ByteBudget,
 ): Promise<Outcome> {
   const header = res.headers.get("content-type");
   const contentType = header?.split(";")[0]?.trim().toLowerCase() || undefined;
@@ -319,10 +323,34 @@ async function readResponse(
   if (contentType && !READABLE_TYPES.has(contentType)) {
     return refuse("not_html", `Not a web page: ${contentType}`);
   }
-  const { bytes, overflow } = await readCapped(res.body, options.maxBytes, signal);
+  const { bytes, overflow, held } = await readCapped(res.body, options.maxBytes, signal, budget);
+  // The bytes go back once decoded: what stays is the page's text, which the caller owns.
+  const release = () => budget?.give(held);
+  if (overflow === "budget") {
+    release();
+    return {
+      ...base,
+      status: "too_large",
+      reason: `Over the ${mb(budget?.limit ?? 0)} of pages read at once; try again shortly`,
+    };
+  }
   if (overflow) {
+    release();
     return { ...base, status: "too_large", reason: `Body over the ${mb(options.maxBytes)} cap` };
   }
+  try {
+    return decoded(bytes, header, contentType, base);
+  } finally {
+    release();
+  }
+}
+
+function decoded(
+  bytes: Uint8Array,
+  header: string | null,
+  contentType: string | undefined,
+  base: Outcome,
+): Outcome {
   if (!contentType && bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
     return { ...base, status: "not_html", reason: "Binary content without a Content-Type" };
   }
@@ -376,8 +404,9 @@ async function readCapped(
   body: ReadableStream<Uint8Array> | null,
   limit: number,
   signal: AbortSignal,
-): Promise<{ bytes: Uint8Array; overflow: boolean }> {
-  if (!body) return { bytes: new Uint8Array(), overflow: false };
+  budget?: ByteBudget,
+): Promise<{ bytes: Uint8Array; overflow: boolean | "budget"; held: number }> {
+  if (!body) return { bytes: new Uint8Array(), overflow: false, held: 0 };
   const reader = body.getReader();
   // fetch aborts its body on the signal; cancelling here as well makes sure a
   // stalled read ends even when `deps.fetch` is not the built-in one.
@@ -385,9 +414,16 @@ async function readCapped(
   signal.addEventListener("abort", stop, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  let overflow = false;
+  let overflow: boolean | "budget" = false;
+  let held = 0;
   try {
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      if (budget && !budget.take(next.value.byteLength)) {
+        overflow = "budget";
+        await reader.cancel().catch(() => {});
+        break;
+      }
+      held += budget ? next.value.byteLength : 0;
       chunks.push(next.value);
       size += next.value.byteLength;
       if (size > limit) {
@@ -396,11 +432,16 @@ async function readCapped(
         break;
       }
     }
+  } catch (error) {
+    budget?.give(held);
+    throw error;
   } finally {
     signal.removeEventListener("abort", stop);
   }
   // A cancelled read ends as "done": the body is only complete if nothing aborted.
+  if (signal.aborted) budget?.give(held);
   signal.throwIfAborted();
+  if (overflow) return { bytes: new Uint8Array(), overflow, held };
   const bytes = new Uint8Array(Math.min(size, limit));
   let offset = 0;
   for (const chunk of chunks) {
@@ -408,7 +449,7 @@ async function readCapped(
     bytes.set(part, offset);
     offset += part.length;
   }
-  return { bytes, overflow };
+  return { bytes, overflow, held };
 }
 
 /** Why a fetch threw: a timeout, a cancellation, or a network failure in plain words. */
