@@ -9,6 +9,9 @@ import type { ExtractCall, ExtractFn } from "./extract/pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
 import type { ExtractResult, FetchResult, PageStatus } from "./types.ts";
 
+/** Least time a page's extraction gets, however long its fetch took. */
+const MIN_EXTRACT_MS = 1_000;
+
 /** A page fetched and, when it could be, extracted. */
 export interface PageRead {
   fetch: FetchResult;
@@ -83,7 +86,13 @@ export async function extractAll(
   deps: Pick<ReadDeps, "extract"> & ExtractCall,
 ): Promise<PageRead[]> {
   const offload = deps.extract;
-  const call: ExtractCall = { signal: deps.signal, timeoutMs: deps.timeoutMs };
+  // Extraction gets what is left of the page's timeout, and at least a second.
+  const call = (r: FetchResult): ExtractCall => ({
+    signal: deps.signal,
+    timeoutMs: deps.timeoutMs === undefined
+      ? undefined
+      : Math.max(MIN_EXTRACT_MS, deps.timeoutMs - r.elapsedMs),
+  });
   if (!offload) return results.map((r) => extractFetched(r));
   return await Promise.all(
     results.map(async (r) =>
@@ -94,7 +103,7 @@ export async function extractAll(
             r.body,
             r.finalUrl,
             r.contentType ? { contentType: r.contentType } : {},
-            call,
+            call(r),
           )
             .catch((e: unknown) => e instanceof Error ? e : new Error(String(e))),
         )

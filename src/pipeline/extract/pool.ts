@@ -35,12 +35,11 @@ export interface ExtractPoolConfig {
   /** Module the workers run (tests point it elsewhere to check the inline fallback). */
   workerUrl: URL;
   /**
-   * A page's extraction ends within this once a worker runs it (the worker
-   * is stopped otherwise).
+   * A page's extraction, waiting for a free worker included, ends within
+   * this (a worker still busy with it is stopped). The clock starts once a
+   * worker has loaded: loading one is not the page's time.
    */
   timeoutMs: number;
-  /** A page waits this long at most for a worker to run it (twice `timeoutMs` when unset). */
-  queueMs?: number;
 }
 
 /** Leave a core for the event loop; more than four workers rarely pays for their memory. */
@@ -66,8 +65,9 @@ interface Job {
   settle: (result: ExtractResult) => void;
   /** Runs the job on this thread (the worker module cannot load). */
   inline: () => void;
-  /** A worker took the job: its run time starts. */
-  started: () => void;
+  /** Starts the job's clock (once a worker is ready: loading one is not the page's time). */
+  arm: () => void;
+  armed: boolean;
   worker?: Slot | undefined;
 }
 
@@ -151,9 +151,9 @@ export function createExtractPool(config: Partial<ExtractPoolConfig> = {}): Extr
     slot.worker.onmessage = (event: MessageEvent<Reply>) => {
       const job = slot.job;
       if ("ready" in event.data) {
-        // Loading the module is not the page's time.
         slot.ready = true;
-        return job?.started();
+        for (const waiting of queue) waiting.arm();
+        return dispatch();
       }
       if (!job || job.id !== event.data.id) return;
       const { result, error } = event.data;
@@ -173,12 +173,19 @@ export function createExtractPool(config: Partial<ExtractPoolConfig> = {}): Extr
 
   const dispatch = () => {
     while (queue.length > 0 && !broken && !closed) {
-      const slot = slots.find((s) => !s.job) ?? (slots.length < size ? spawn() : undefined);
-      if (!slot) return;
+      const slot = slots.find((s) => s.ready && !s.job);
+      if (!slot) {
+        // Start workers for the waiting pages; they take pages once loaded.
+        let loading = slots.filter((s) => !s.ready).length;
+        while (slots.length < size && loading < queue.length) {
+          spawn();
+          loading++;
+        }
+        return;
+      }
       const job = queue.shift()!;
       slot.job = job;
       job.worker = slot;
-      if (slot.ready) job.started();
       slot.worker.postMessage(job.message);
     }
   };
@@ -198,8 +205,6 @@ export function createExtractPool(config: Partial<ExtractPoolConfig> = {}): Extr
       if (broken || closed) return inlineExtract(body, url, options);
       if (call.signal?.aborted) return Promise.resolve(unreadable("the read was cancelled"));
       const runMs = call.timeoutMs ?? config.timeoutMs ?? DEFAULT_EXTRACT_POOL_CONFIG.timeoutMs;
-      // Time for the page ahead to overrun and a fresh worker to load.
-      const queueMs = config.queueMs ?? 2 * runMs;
       return new Promise((resolve, reject) => {
         const id = nextId++;
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -218,21 +223,22 @@ export function createExtractPool(config: Partial<ExtractPoolConfig> = {}): Extr
             cleanup();
             inlineExtract(body, url, options).then(resolve, reject);
           },
-          started: () => {
-            clearTimeout(timer);
-            timer = setTimeout(
-              () => abandon(job, `extraction took longer than ${seconds(runMs)}`),
-              runMs,
-            );
+          armed: false,
+          arm: () => {
+            if (job.armed) return;
+            job.armed = true;
+            timer = setTimeout(() => {
+              const why = job.worker
+                ? `extraction took longer than ${seconds(runMs)}`
+                : `no extraction worker was free within ${seconds(runMs)}`;
+              abandon(job, why);
+            }, runMs);
           },
         };
-        timer = setTimeout(
-          () => abandon(job, `no extraction worker was free within ${seconds(queueMs)}`),
-          queueMs,
-        );
         const onAbort = () => abandon(job, "the read was cancelled");
         call.signal?.addEventListener("abort", onAbort, { once: true });
         queue.push(job);
+        if (slots.some((s) => s.ready)) job.arm();
         dispatch();
       });
     },

@@ -4,6 +4,8 @@
  * - `nested?depth=N` is N nested `<div>`s around a paragraph.
  * - `elements?n=N` is one paragraph of N `<span>`s (slow for any DOM).
  * - `line?mb=N` is one paragraph of N MB on a single line.
+ * - `endless` streams a page that never ends (until the web closes).
+ * - `trickle` sends one byte a second, for ever.
  *
  * Network faults (hangs, trickles, gzip bombs) are under `/fault/…` (pages.ts).
  * @module
@@ -29,8 +31,30 @@ function count(url: URL, name: string, fallback: number, max: number): number {
   return Number.isFinite(n) ? Math.max(0, Math.min(max, n)) : fallback;
 }
 
+/** A body that sends `chunk` every `everyMs` until the web closes. */
+function forever(chunk: Uint8Array, everyMs: number, closing: AbortSignal): Response {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (closing.aborted) return controller.close();
+      return new Promise((resolve) => {
+        timer = setTimeout(() => {
+          controller.enqueue(chunk);
+          resolve();
+        }, everyMs);
+      });
+    },
+    cancel() {
+      clearTimeout(timer);
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });
+}
+
+const ENDLESS_CHUNK = new TextEncoder().encode(`<p>${TEXT}</p>\n`.repeat(20));
+
 /** The hostile pages. */
-export const hostileRoutes: Route[] = [(_req, url) => {
+export const hostileRoutes: Route[] = [(_req, url, web) => {
   if (!url.pathname.startsWith("/hostile/")) return undefined;
   const name = url.pathname.slice("/hostile/".length);
   if (name === "nested") {
@@ -45,5 +69,7 @@ export const hostileRoutes: Route[] = [(_req, url) => {
     const chars = count(url, "mb", 5, MAX_MB) * 1024 * 1024;
     return page(`<p>${TEXT.repeat(Math.ceil(chars / TEXT.length)).slice(0, chars)}</p>`);
   }
+  if (name === "endless") return forever(ENDLESS_CHUNK, 0, web.closing);
+  if (name === "trickle") return forever(new TextEncoder().encode("x"), 1000, web.closing);
   return undefined;
 }];
