@@ -57,6 +57,9 @@ export interface ExtractPool {
   close(): void;
 }
 
+/** After a page this long (characters), its worker is replaced rather than reused. */
+const RECYCLE_CHARS = 1_000_000;
+
 type Reply = { id: number; result?: ExtractResult; error?: string } | { ready: true };
 
 interface Job {
@@ -128,7 +131,11 @@ export function createExtractPool(config: Partial<ExtractPoolConfig> = {}): Extr
 
   const finish = (job: Job, result: ExtractResult) => {
     const slot = job.worker;
-    if (slot?.job === job) slot.job = undefined;
+    if (slot?.job === job) {
+      slot.job = undefined;
+      // A heap grown for a huge page stays grown: a fresh worker gives the memory back.
+      if (job.message.body.length > RECYCLE_CHARS) retire(slot);
+    }
     const queued = queue.indexOf(job);
     if (queued !== -1) queue.splice(queued, 1);
     job.settle(result);
