@@ -13,6 +13,7 @@ import { decodeBody } from "./charset.ts";
 import { addressesOf, checkUrl, guardHost } from "./guard.ts";
 import type { PinnedFetch } from "./pinned.ts";
 import type { ByteBudget } from "./budget.ts";
+import { readCapped } from "./body.ts";
 import type { FetchResult, PageStatus, Validators } from "./types.ts";
 
 /** How {@linkcode fetchAll} fetches. */
@@ -393,63 +394,6 @@ function validatorsOf(headers: Headers): Validators | undefined {
 
 function mb(bytes: number): string {
   return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-}
-
-/**
- * Reads a body chunk by chunk, stopping (and cancelling the stream) once it
- * passes `limit`. Bytes are counted after decompression, so a small gzip
- * body that expands is stopped too.
- */
-async function readCapped(
-  body: ReadableStream<Uint8Array> | null,
-  limit: number,
-  signal: AbortSignal,
-  budget?: ByteBudget,
-): Promise<{ bytes: Uint8Array; overflow: boolean | "budget"; held: number }> {
-  if (!body) return { bytes: new Uint8Array(), overflow: false, held: 0 };
-  const reader = body.getReader();
-  // fetch aborts its body on the signal; cancelling here as well makes sure a
-  // stalled read ends even when `deps.fetch` is not the built-in one.
-  const stop = () => void reader.cancel(signal.reason).catch(() => {});
-  signal.addEventListener("abort", stop, { once: true });
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let overflow: boolean | "budget" = false;
-  let held = 0;
-  try {
-    for (let next = await reader.read(); !next.done; next = await reader.read()) {
-      if (budget && !budget.take(next.value.byteLength)) {
-        overflow = "budget";
-        await reader.cancel().catch(() => {});
-        break;
-      }
-      held += budget ? next.value.byteLength : 0;
-      chunks.push(next.value);
-      size += next.value.byteLength;
-      if (size > limit) {
-        overflow = true;
-        await reader.cancel().catch(() => {});
-        break;
-      }
-    }
-  } catch (error) {
-    budget?.give(held);
-    throw error;
-  } finally {
-    signal.removeEventListener("abort", stop);
-  }
-  // A cancelled read ends as "done": the body is only complete if nothing aborted.
-  if (signal.aborted) budget?.give(held);
-  signal.throwIfAborted();
-  if (overflow) return { bytes: new Uint8Array(), overflow, held };
-  const bytes = new Uint8Array(Math.min(size, limit));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return { bytes, overflow, held };
 }
 
 /** Why a fetch threw: a timeout, a cancellation, or a network failure in plain words. */
