@@ -1,13 +1,20 @@
 /**
- * Reading pages: fetch them all at once, then extract each. Shared by the
- * `fetch` and `search` operations.
+ * Reading pages with memory: fetch them all at once and handle each as it
+ * lands — extract it (in the worker pool when one is passed), archive it, and
+ * hand it on — so when the slowest page arrives only its own work remains. A
+ * page read before is re-fetched conditionally (If-None-Match /
+ * If-Modified-Since); on 304 the page kept in the archive is used as it was
+ * first read. Shared by the `fetch` and `search` operations.
  * @module
  */
 import type { ResolveDns } from "./guard.ts";
 import { extract } from "./extract/mod.ts";
 import type { ExtractCall, ExtractFn } from "./extract/pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
-import type { ExtractResult, FetchResult, PageStatus } from "./types.ts";
+import type { ByteBudget } from "./budget.ts";
+import type { PinnedFetch } from "./pinned.ts";
+import { type ArchivedPage, articleFromArchived, type PageMemory } from "./memory.ts";
+import type { ExtractResult, FetchResult, PageStatus, Validators } from "./types.ts";
 
 /** Least time a page's extraction gets, however long its fetch took. */
 const MIN_EXTRACT_MS = 1_000;
@@ -22,7 +29,7 @@ export interface PageRead {
   reason?: string;
   /** Where the page went in the archive, when it was archived. */
   archiveId?: string;
-  /** The page was unchanged (HTTP 304) and its archived text was used. */
+  /** The page was unchanged (HTTP 304) and its archived copy was used. */
   revalidated?: boolean;
 }
 
@@ -31,8 +38,25 @@ export interface ReadDeps {
   fetch: typeof globalThis.fetch;
   resolveDns: ResolveDns;
   now: () => number;
-  /** Extraction off the event loop (a server's worker pool); inline when absent. */
-  extract?: ExtractFn;
+  /** Extraction off the event loop (a worker pool); inline when absent. */
+  extract?: ExtractFn | undefined;
+  /** Fetches from the address the guard checked (DNS rebinding); `fetch` when absent. */
+  connect?: PinnedFetch | undefined;
+  /** Body bytes in flight across every read sharing it. */
+  budget?: ByteBudget | undefined;
+  /** Pages read before; without it nothing is revalidated or archived. */
+  memory?: PageMemory | undefined;
+  /** One line about a store that failed; the pages are read anyway. */
+  progress?: ((line: string) => void) | undefined;
+}
+
+/** How one batch is read. */
+export interface ReadOptions {
+  fetch: Partial<FetchOptions>;
+  /** The question the pages are read for, archived with them. */
+  query?: string | undefined;
+  /** Called with each page, in the order they are ready, with its index in `urls`. */
+  onPage?: ((page: PageRead, index: number) => void) | undefined;
 }
 
 /**
@@ -57,8 +81,7 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
     );
   } catch (error) {
     // One page the extractor chokes on must not fail the batch.
-    const why = error instanceof Error ? error.message : String(error);
-    return { fetch: result, status: "empty", reason: `could not extract the page: ${why}` };
+    return { fetch: result, status: "empty", reason: `could not extract the page: ${why(error)}` };
   }
   return {
     fetch: result,
@@ -68,46 +91,144 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
   };
 }
 
-/** Fetches every URL at once and extracts each page as it lands. */
-export async function readPages(
-  urls: string[],
-  options: Partial<FetchOptions>,
-  deps: ReadDeps,
-): Promise<PageRead[]> {
-  return await extractAll(await fetchAll(urls, options, deps), deps);
+/**
+ * The bounds of one page's extraction: what is left of its timeout (at least
+ * a second), and the batch's signal.
+ */
+export function extractCall(result: FetchResult, options: Partial<FetchOptions>): ExtractCall {
+  return {
+    signal: options.signal,
+    timeoutMs: options.timeoutMs === undefined
+      ? undefined
+      : Math.max(MIN_EXTRACT_MS, options.timeoutMs - result.elapsedMs),
+  };
+}
+
+/** Extracts one page, off the event loop when `deps.extract` is a worker pool. */
+export async function extractOne(
+  result: FetchResult,
+  deps: Pick<ReadDeps, "extract">,
+  call: ExtractCall = {},
+): Promise<PageRead> {
+  const offload = deps.extract;
+  if (!offload || result.status !== "ok" || result.body === undefined) {
+    return extractFetched(result);
+  }
+  const options = result.contentType ? { contentType: result.contentType } : {};
+  const done = await offload(result.body, result.finalUrl, options, call)
+    .catch((e: unknown) => e instanceof Error ? e : new Error(String(e)));
+  return extractFetched(result, done);
+}
+
+function why(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function fromArchive(result: FetchResult, page: ArchivedPage): PageRead {
+  return {
+    fetch: { ...result, status: "ok" },
+    extracted: { status: "ok", extractor: "text", article: articleFromArchived(page) },
+    status: "ok",
+    archiveId: page.id,
+    revalidated: true,
+  };
+}
+
+/** A batch in progress: the memory, and what each page needs after it lands. */
+interface Batch {
+  options: ReadOptions;
+  deps: ReadDeps;
+}
+
+async function recall(urls: string[], deps: ReadDeps): Promise<Map<string, Validators>> {
+  if (!deps.memory) return new Map();
+  try {
+    return await deps.memory.validators(urls);
+  } catch (error) {
+    deps.progress?.(`archive unavailable: ${why(error)}`);
+    return new Map();
+  }
+}
+
+/** The archived copy behind a 304, when it can rebuild the page as first read. */
+async function unchanged(url: string, deps: ReadDeps): Promise<ArchivedPage | undefined> {
+  try {
+    const page = await deps.memory?.archived(url);
+    return page?.kept ? page : undefined;
+  } catch (error) {
+    deps.progress?.(`archive unavailable: ${why(error)}`);
+    return undefined;
+  }
+}
+
+async function remember(page: PageRead, batch: Batch): Promise<void> {
+  const { memory, now, progress } = batch.deps;
+  if (!memory || !page.extracted || page.status !== "ok") return;
+  const result = page.fetch;
+  try {
+    page.archiveId = await memory.remember({
+      url: result.url,
+      finalUrl: result.finalUrl,
+      article: page.extracted.article,
+      ...(result.validators ? { validators: result.validators } : {}),
+      ...(batch.options.query === undefined ? {} : { query: batch.options.query }),
+      fetchedAt: new Date(now()).toISOString(),
+    });
+  } catch (error) {
+    progress?.(`could not archive ${result.url}: ${why(error)}`);
+  }
+}
+
+/** Everything one landed page needs: its archived copy or its extraction, then the archive. */
+async function settle(result: FetchResult, batch: Batch): Promise<PageRead> {
+  let landed = result;
+  if (result.status === "not_modified") {
+    const kept = await unchanged(result.url, batch.deps);
+    if (kept) return fromArchive(result, kept);
+    // The archived copy is gone (or older than the kept page): ask again without validators.
+    const { validators: _, ...plain } = batch.options.fetch;
+    [landed] = await fetchAll([result.url], plain, batch.deps) as [FetchResult];
+  }
+  const page = await extractOne(landed, batch.deps, extractCall(landed, batch.options.fetch));
+  await remember(page, batch);
+  return page;
 }
 
 /**
- * Extracts fetched pages, off the event loop when `deps.extract` is a worker
- * pool (which bounds each page by `timeoutMs` and gives it up on `signal`).
+ * Fetches every URL at once and handles each page as it lands. Store
+ * failures never fail a page: they are reported through `deps.progress` and
+ * the page is returned as read. Pages come back in the order of `urls`.
  */
-export async function extractAll(
-  results: FetchResult[],
-  deps: Pick<ReadDeps, "extract"> & ExtractCall,
+export async function readPages(
+  urls: string[],
+  options: ReadOptions,
+  deps: ReadDeps,
 ): Promise<PageRead[]> {
-  const offload = deps.extract;
-  // Extraction gets what is left of the page's timeout, and at least a second.
-  const call = (r: FetchResult): ExtractCall => ({
-    signal: deps.signal,
-    timeoutMs: deps.timeoutMs === undefined
-      ? undefined
-      : Math.max(MIN_EXTRACT_MS, deps.timeoutMs - r.elapsedMs),
-  });
-  if (!offload) return results.map((r) => extractFetched(r));
-  return await Promise.all(
-    results.map(async (r) =>
-      r.status === "ok" && r.body !== undefined
-        ? extractFetched(
-          r,
-          await offload(
-            r.body,
-            r.finalUrl,
-            r.contentType ? { contentType: r.contentType } : {},
-            call(r),
-          )
-            .catch((e: unknown) => e instanceof Error ? e : new Error(String(e))),
-        )
-        : extractFetched(r)
-    ),
-  );
+  const validators = await recall(urls, deps);
+  const batch: Batch = { options, deps };
+  const work = new Map<number, Promise<PageRead>>();
+  const start = (result: FetchResult, i: number) => {
+    if (work.has(i)) return;
+    work.set(
+      i,
+      settle(result, batch).then((page) => {
+        try {
+          options.onPage?.(page, i);
+        } catch (error) {
+          deps.progress?.(`could not handle ${result.url}: ${why(error)}`);
+        }
+        return page;
+      }),
+    );
+  };
+  const fetched = await fetchAll(urls, {
+    ...options.fetch,
+    validators: Object.fromEntries(validators),
+    onResult: (result, i) => {
+      options.fetch.onResult?.(result, i);
+      start(result, i);
+    },
+  }, deps);
+  fetched.forEach((result, i) => start(result, i));
+  return await Promise.all(urls.map((_, i) => work.get(i)!));
 }

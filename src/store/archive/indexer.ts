@@ -9,7 +9,12 @@ import { createHash } from "node:crypto";
 import { QuarryError } from "../../errors.ts";
 import type { Archive, IndexStateRow } from "./archive.ts";
 import type { DocumentSource } from "./types.ts";
-import { type FileDocument, fileKind, readFileDocuments } from "./indexer_files.ts";
+import {
+  type ExtractHtml,
+  type FileDocument,
+  fileKind,
+  readFileDocuments,
+} from "./indexer_files.ts";
 import { checkIndexPath, isHidden, looksBinary } from "./indexer_paths.ts";
 
 /** How folders are indexed. */
@@ -50,6 +55,8 @@ export const DEFAULT_INDEX_CONFIG: IndexConfig = {
 /** What indexing needs from outside. */
 export interface IndexDeps {
   archive: Archive;
+  /** Reads an HTML file's main content (the pipeline's extractor, passed in by the op). */
+  extractHtml: ExtractHtml;
   /** Milliseconds since the epoch. */
   now: () => number;
   /** Called after each file. */
@@ -177,7 +184,10 @@ export async function indexFolders(
       const known = state.get(path);
       state.delete(path);
       try {
-        const pending = await examine(path, root, known, config, indexedAt);
+        const pending = await examine(path, root, known, config, {
+          indexedAt,
+          extractHtml: deps.extractHtml,
+        });
         if (pending === "unchanged") counts.unchanged++;
         else if ("skip" in pending) skipFile(counts, `${path}: ${pending.skip}`);
         else batch.push(pending);
@@ -208,7 +218,7 @@ async function examine(
   root: string,
   known: IndexStateRow | undefined,
   config: IndexConfig,
-  indexedAt: string,
+  read: { indexedAt: string; extractHtml: ExtractHtml },
 ): Promise<Pending | "unchanged" | Skip> {
   const info = await Deno.stat(path);
   if (!info.isFile) return { skip: "not a regular file" };
@@ -231,7 +241,7 @@ async function examine(
   };
   if (!config.force && known && known.hash === hash) return { ...base, docs: undefined };
   const text = new TextDecoder().decode(bytes);
-  return { ...base, docs: readFileDocuments(path, text, { source: config.source, indexedAt }) };
+  return { ...base, docs: readFileDocuments(path, text, { source: config.source, ...read }) };
 }
 
 /** Counts a skipped file; `why` is `path: reason`. */

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { QuarryError } from "../../../src/errors.ts";
+import { extract } from "../../../src/pipeline/extract/mod.ts";
 import { indexFolders } from "../../../src/store/archive/indexer.ts";
 import { isHidden, looksBinary } from "../../../src/store/archive/indexer_paths.ts";
 import { tempArchive } from "./helpers.ts";
 
 const NOW = Date.parse("2025-03-01T12:00:00Z");
+const extractHtml = (html: string, url: string) => extract(html, url).article;
 
 async function mkfifo(path: string): Promise<void> {
   const out = await new Deno.Command("mkfifo", { args: [path] }).output();
@@ -24,7 +26,7 @@ Deno.test("indexFolders() refuses devices, FIFOs and links to them with BAD_INPU
   const t = await tempArchive();
   const dir = await Deno.makeTempDir({ prefix: "quarry_index_paths_" });
   try {
-    const deps = { archive: t.archive, now: () => NOW };
+    const deps = { archive: t.archive, extractHtml, now: () => NOW };
     await rejectsWith(indexFolders(["/dev/zero"], deps), "BAD_INPUT", /"\/dev\/zero"/);
     await mkfifo(`${dir}/x.md`);
     await rejectsWith(indexFolders([`${dir}/x.md`], deps), "BAD_INPUT", /x\.md.*regular file/);
@@ -44,7 +46,7 @@ Deno.test("indexFolders() skips FIFOs, binary files and dot-files in a folder, s
     await Deno.writeFile(`${dir}/photo.md`, new Uint8Array([0xff, 0xd8, 0xff, 0, 1, 2, 3]));
     await Deno.writeTextFile(`${dir}/.env.md`, "SECRET=1");
     await Deno.writeTextFile(`${dir}/note.md`, "# Note\n\nTides follow the moon.");
-    const deps = { archive: t.archive, now: () => NOW };
+    const deps = { archive: t.archive, extractHtml, now: () => NOW };
     const counts = await indexFolders([dir], deps);
     assert.equal(counts.added, 1);
     const reasons = Object.fromEntries(
@@ -71,7 +73,7 @@ Deno.test("indexFolders() with roots refuses folders outside them with PERMISSIO
   try {
     await Deno.mkdir(`${dir}/notes`);
     await Deno.writeTextFile(`${dir}/notes/a.md`, "# A\n\nSome words about rivers.");
-    const deps = { archive: t.archive, now: () => NOW };
+    const deps = { archive: t.archive, extractHtml, now: () => NOW };
     await rejectsWith(
       indexFolders(["/etc"], deps, { roots: [`${dir}/notes`] }),
       "PERMISSION_DENIED",
