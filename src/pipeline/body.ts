@@ -14,7 +14,7 @@ const FIRST_BUFFER = 64 * 1024;
 /** A body read, or why it was cut. */
 export interface CappedBody {
   bytes: Uint8Array;
-  /** `true` past the cap, `"budget"` past the shared budget. */
+  /** `true` past the cap (`bytes` holds the first `limit`), `"budget"` past the shared budget. */
   overflow: boolean | "budget";
   /** Bytes taken from the budget; the caller gives them back. */
   held: number;
@@ -81,8 +81,8 @@ export async function readCapped(
   // A cancelled read ends as "done": the body is only complete if nothing aborted.
   if (signal.aborted) budget?.give(held);
   signal.throwIfAborted();
-  if (overflow) return { bytes: new Uint8Array(), overflow, held };
-  return { bytes: new Uint8Array(buffer, 0, size), overflow, held };
+  if (overflow === "budget") return { bytes: new Uint8Array(), overflow, held };
+  return { bytes: new Uint8Array(buffer, 0, Math.min(size, limit)), overflow, held };
 }
 
 /** `buffer` with room to grow (doubled, at most `max`), its first `size` bytes kept. */
