@@ -279,7 +279,6 @@ export const fetchOp = defineOp({
     const urls = args.urls.map((raw) => checkUrl(raw).href);
     const timeoutMs = args.timeout ?? ctx.config.timeoutMs;
     const deadlineMs = batchDeadline(timeoutMs, args.deadline);
-    );
     const deps = readDeps(ctx);
     // A 304 brings no body: raw needs the page itself (html is kept with the page).
     const fresh = args.format === "raw";
