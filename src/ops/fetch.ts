@@ -263,8 +263,9 @@ export const fetchOp = defineOp({
     "content as Markdown or text, with title, byline, site, language, publication date and " +
     "links. Use it when you already know the URL. Long pages can be paged with start/max. " +
     "With a query, only the excerpts that answer it are returned, within a character or " +
-    "token budget. Pages that fail come back with a status (timeout, http_error, not_html, too_large, " +
-    "empty, private_address…) and a reason.",
+    "token budget. PDFs are read too, with the page of each excerpt. Pages that fail come back " +
+    "with a status (timeout, http_error, not_html, too_large, empty, unreadable, " +
+    "private_address…) and a reason.",
   input,
   positionals: [{ field: "urls", variadic: true }],
   http: { method: "GET", path: "/fetch" },

@@ -23,6 +23,7 @@ export function fetchOptions(ctx: OpContext, limits: ReadLimits): Partial<FetchO
     timeoutMs: limits.timeoutMs,
     ...(limits.deadlineMs === undefined ? {} : { deadlineMs: limits.deadlineMs }),
     userAgent: ctx.config.userAgent,
+    pdfMaxBytes: ctx.config.pdfMaxBytes,
     allowPrivateNetwork: ctx.config.allowPrivateNetwork,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
@@ -38,6 +39,7 @@ export function readDeps(ctx: OpContext): ReadDeps {
     extract: ctx.extract,
     connect: ctx.connect,
     budget: ctx.budget,
+    extractOptions: { pdfMaxPages: ctx.config.pdfMaxPages },
     memory: pageMemory(ctx.stores),
     progress: ctx.progress,
   };

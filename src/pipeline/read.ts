@@ -8,7 +8,7 @@
  * @module
  */
 import type { ResolveDns } from "./guard.ts";
-import { extract } from "./extract/mod.ts";
+import { extract, extractBody, type ExtractOptions } from "./extract/mod.ts";
 import type { ExtractCall, ExtractFn } from "./extract/pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
 import type { ByteBudget } from "./budget.ts";
@@ -44,6 +44,8 @@ export interface ReadDeps {
   connect?: PinnedFetch | undefined;
   /** Body bytes in flight across every read sharing it. */
   budget?: ByteBudget | undefined;
+  /** Options every page is extracted with (e.g. the PDF page cap). */
+  extractOptions?: Omit<ExtractOptions, "contentType"> | undefined;
   /** Pages read before; without it nothing is revalidated or archived. */
   memory?: PageMemory | undefined;
   /** One line about a store that failed; the pages are read anyway. */
@@ -64,7 +66,7 @@ export interface ReadOptions {
  * that did not fetch passes through.
  */
 export function extractFetched(result: FetchResult, done?: ExtractResult | Error): PageRead {
-  if (result.status !== "ok" || result.body === undefined) {
+  if (result.status !== "ok" || contentOf(result) === undefined) {
     return {
       fetch: result,
       status: result.status,
@@ -74,8 +76,9 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
   let extracted: ExtractResult;
   try {
     if (done instanceof Error) throw done;
+    if (!done && result.body === undefined) throw new Error("a PDF is extracted by extractOne");
     extracted = done ?? extract(
-      result.body,
+      result.body ?? "",
       result.finalUrl,
       result.contentType === undefined ? {} : { contentType: result.contentType },
     );
@@ -104,18 +107,29 @@ export function extractCall(result: FetchResult, options: Partial<FetchOptions>)
   };
 }
 
-/** Extracts one page, off the event loop when `deps.extract` is a worker pool. */
+/** What a fetch brought to extract: the bytes of a PDF, else the decoded text. */
+function contentOf(result: FetchResult): string | Uint8Array | undefined {
+  return result.bytes ?? result.body;
+}
+
+/**
+ * Extracts one page, off the event loop when `deps.extract` is a worker pool
+ * (bounded by `call`). A PDF without a pool is extracted inline too,
+ * asynchronously (pdf.js is).
+ */
 export async function extractOne(
   result: FetchResult,
-  deps: Pick<ReadDeps, "extract">,
+  deps: Pick<ReadDeps, "extract" | "extractOptions">,
   call: ExtractCall = {},
 ): Promise<PageRead> {
-  const offload = deps.extract;
-  if (!offload || result.status !== "ok" || result.body === undefined) {
-    return extractFetched(result);
-  }
-  const options = result.contentType ? { contentType: result.contentType } : {};
-  const done = await offload(result.body, result.finalUrl, options, call)
+  const body = contentOf(result);
+  const run = deps.extract ?? (result.bytes ? extractBody : undefined);
+  if (!run || result.status !== "ok" || body === undefined) return extractFetched(result);
+  const options = {
+    ...deps.extractOptions,
+    ...(result.contentType ? { contentType: result.contentType } : {}),
+  };
+  const done = await run(body, result.finalUrl, options, call)
     .catch((e: unknown) => e instanceof Error ? e : new Error(String(e)));
   return extractFetched(result, done);
 }
@@ -170,6 +184,7 @@ async function remember(page: PageRead, batch: Batch): Promise<void> {
       url: result.url,
       finalUrl: result.finalUrl,
       article: page.extracted.article,
+      ...(page.extracted.extractor === "pdf" ? { type: "pdf" as const } : {}),
       ...(result.validators ? { validators: result.validators } : {}),
       ...(batch.options.query === undefined ? {} : { query: batch.options.query }),
       fetchedAt: new Date(now()).toISOString(),

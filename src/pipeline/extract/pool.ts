@@ -22,7 +22,8 @@ export interface ExtractCall {
 
 /** Extraction that may run elsewhere. */
 export type ExtractFn = (
-  body: string,
+  /** Decoded text, or the bytes of a PDF. */
+  body: string | Uint8Array,
   url: string,
   options: ExtractOptions,
   call?: ExtractCall,
@@ -103,9 +104,9 @@ export function unreadable(reason: string): ExtractResult {
 }
 
 /** Extraction on this thread; loaded only when needed, so start-up does not pay for the parser. */
-async function inlineExtract(body: string, url: string, options: ExtractOptions) {
-  const { extract } = await import("./mod.ts");
-  return extract(body, url, options);
+async function inlineExtract(body: string | Uint8Array, url: string, options: ExtractOptions) {
+  const { extractBody } = await import("./mod.ts");
+  return await extractBody(body, url, options);
 }
 
 function seconds(ms: number): string {
