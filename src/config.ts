@@ -3,6 +3,7 @@
  * only module that reads the environment; everything else receives a Config.
  * @module
  */
+import { z } from "zod";
 import { QuarryError } from "./errors.ts";
 
 /** Every environment variable Quarry reads, with what it does (README lists them). */
@@ -51,7 +52,9 @@ export const ENV_VARS = {
   PERPLEXITY_API_KEY: "Perplexity API key",
   QUARRY_TOKEN: "Bearer token the HTTP server requires",
   QUARRY_PORT: "HTTP server port (default 8080)",
+  QUARRY_INDEX_ROOTS: "Folders the servers may index over HTTP, comma-separated (else none)",
   NO_COLOR: "Disable colour in terminal output",
+  QUARRY_DEBUG: "1 prints the stack behind an INTERNAL error on stderr",
 } as const;
 
 /** Name of an environment variable Quarry reads. */
@@ -112,7 +115,11 @@ export interface Config {
   perplexityModel: string;
   token: string | undefined;
   port: number;
+  /** Folders `archive index` may read under when asked over HTTP or MCP. */
+  indexRoots: string[];
   noColor: boolean;
+  /** Print stacks behind INTERNAL errors. */
+  debug: boolean;
 }
 
 /** The version printed by `--version` and `/health`. */
@@ -165,25 +172,89 @@ function parseCount(text: string, name: string): number {
 
 const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** The longest delay a timer can wait (2^31 − 1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** What a duration may be. */
+export interface DurationBounds {
+  /** Shortest allowed, in ms. @default {1} (zero is refused) */
+  minMs?: number;
+  /** Longest allowed, in ms. @default {MAX_TIMER_MS} */
+  maxMs?: number;
+}
+
+/** `2073600000` → `24d`, `90000` → `90s`: the largest unit that reads whole, for messages. */
+function shortDuration(ms: number): string {
+  for (const unit of ["d", "h", "m", "s"]) {
+    const n = ms / UNIT_MS[unit]!;
+    if (n >= 1) return `${Math.floor(n * 10) / 10}${unit}`;
+  }
+  return `${ms}ms`;
+}
 
 /**
- * Parses a duration such as `500ms`, `8s`, `15m`, `1h`, `2d`; a bare number
- * is seconds.
+ * Reads a duration such as `500ms`, `8s`, `15m`, `1h`, `2d` (a bare number
+ * is seconds) to milliseconds, or says why it cannot. Durations outside
+ * `bounds` are refused, never clamped: a timer given more than
+ * {@linkcode MAX_TIMER_MS} fires at once.
+ */
+export function readDuration(
+  text: string,
+  bounds: DurationBounds = {},
+): { ms: number } | { error: string } {
+  const { minMs = 1, maxMs = MAX_TIMER_MS } = bounds;
+  const match = DURATION.exec(text.trim());
+  if (!match) return { error: "write a duration like 500ms, 8s, 15m, 1h or 2d" };
+  const ms = Math.round(Number(match[1]) * UNIT_MS[match[2] ?? "s"]!);
+  if (!Number.isFinite(ms) || ms > maxMs) {
+    return { error: `the longest allowed is ${shortDuration(maxMs)}` };
+  }
+  if (ms < minMs) return { error: minMs === 1 ? "it must be more than zero" : "it is too short" };
+  return { ms };
+}
+
+/**
+ * A duration field: text in, milliseconds out, bounds checked once where the
+ * input is read. Every operation's duration option and every duration
+ * variable goes through it.
+ *
+ * @example
+ * ```ts
+ * durationSchema().parse("2s"); // 2000
+ * ```
+ */
+export function durationSchema(bounds: DurationBounds = {}) {
+  return z.string().transform((text, ctx) => {
+    const read = readDuration(text, bounds);
+    if ("ms" in read) return read.ms;
+    ctx.addIssue({ code: "custom", message: `"${text}": ${read.error}` });
+    return z.NEVER;
+  });
+}
+
+/**
+ * Parses a duration (see {@linkcode readDuration}); throws `BAD_INPUT` naming
+ * `name` when it cannot.
  *
  * @example
  * ```ts
  * parseDuration("2s"); // 2000
  * ```
  */
-export function parseDuration(text: string, name = "duration"): number {
-  const match = DURATION.exec(text.trim());
-  if (!match) {
-    throw new QuarryError("BAD_INPUT", `Cannot read ${name} "${text}"`, {
-      suggestions: ["Write a duration like 500ms, 8s, 15m, 1h or 2d"],
-    });
-  }
-  return Math.round(Number(match[1]) * UNIT_MS[match[2] ?? "s"]!);
+export function parseDuration(
+  text: string,
+  name = "duration",
+  bounds: DurationBounds = {},
+): number {
+  const parsed = durationSchema(bounds).safeParse(text);
+  if (parsed.success) return parsed.data;
+  throw new QuarryError("BAD_INPUT", `Cannot read ${name} ${parsed.error.issues[0]?.message}`, {
+    suggestions: [`Write ${name} as a duration like 500ms, 8s, 15m, 1h or 2d, above zero`],
+  });
 }
+
+/** Cache lifetimes are not timers: up to a year. */
+export const TTL_BOUNDS: DurationBounds = { maxMs: 365 * UNIT_MS.d! };
 
 /** The data directory: QUARRY_HOME, else $XDG_DATA_HOME/quarry, else ~/.quarry. */
 export function resolveDataDir(env: Env): string {
@@ -233,13 +304,15 @@ export function configFromEnv(env: Env): Config {
     allowPrivateNetwork: env.QUARRY_ALLOW_PRIVATE_NETWORK === "1" ||
       env.QUARRY_ALLOW_PRIVATE_NETWORK === "true",
     robots: env.QUARRY_ROBOTS === "1" || env.QUARRY_ROBOTS === "true",
-    rateLimitMs: parseDuration(env.QUARRY_RATE_LIMIT ?? "1s", "QUARRY_RATE_LIMIT"),
+    rateLimitMs: parseDuration(env.QUARRY_RATE_LIMIT ?? "1s", "QUARRY_RATE_LIMIT", { minMs: 0 }),
     engines: list(env.QUARRY_ENGINES),
     cooldownMs: parseDuration(env.QUARRY_COOLDOWN ?? "1m", "QUARRY_COOLDOWN"),
     cooldownMaxMs: parseDuration(env.QUARRY_COOLDOWN_MAX ?? "30m", "QUARRY_COOLDOWN_MAX"),
-    hedgeDelayMs: parseDuration(env.QUARRY_HEDGE_DELAY ?? "1.5s", "QUARRY_HEDGE_DELAY"),
+    hedgeDelayMs: parseDuration(env.QUARRY_HEDGE_DELAY ?? "1.5s", "QUARRY_HEDGE_DELAY", {
+      minMs: 0,
+    }),
     fusion: parseFusion(env.QUARRY_FUSION),
-    cacheTtlMs: parseDuration(env.QUARRY_CACHE_TTL ?? "24h", "QUARRY_CACHE_TTL"),
+    cacheTtlMs: parseDuration(env.QUARRY_CACHE_TTL ?? "24h", "QUARRY_CACHE_TTL", TTL_BOUNDS),
     blockedDomains: list(env.QUARRY_BLOCKED_DOMAINS) ?? [],
     urls: {
       duckduckgo: trimSlash(env.QUARRY_DDG_URL || "https://html.duckduckgo.com"),
@@ -265,7 +338,9 @@ export function configFromEnv(env: Env): Config {
     perplexityModel: env.QUARRY_PERPLEXITY_MODEL || "sonar-deep-research",
     token: env.QUARRY_TOKEN || undefined,
     port,
+    indexRoots: list(env.QUARRY_INDEX_ROOTS) ?? [],
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== "",
+    debug: env.QUARRY_DEBUG === "1" || env.QUARRY_DEBUG === "true",
   };
 }
 

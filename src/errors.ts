@@ -93,12 +93,34 @@ export function toQuarryError(error: unknown): QuarryError {
     error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError")
   ) {
     return new QuarryError("TIMEOUT", "The operation timed out", {
-      suggestions: ["Raise --timeout"],
+      suggestions: ["Raise --timeout (fetch, search, docs, deep) or QUARRY_TIMEOUT"],
       cause: error,
     });
   }
   return new QuarryError("INTERNAL", "Internal error", {
-    suggestions: ["Run again with --diagnostics and report the issue"],
+    suggestions: ["Run again with QUARRY_DEBUG=1 to see the stack, and report the issue"],
     cause: error,
   });
+}
+
+/** Longest cause line printed; the stack is for QUARRY_DEBUG=1. */
+const CAUSE_CHARS = 300;
+
+/**
+ * What lies behind an `INTERNAL` error, for stderr: one short line, or the
+ * whole stack when `debug` (QUARRY_DEBUG=1). Empty for other errors, whose
+ * message already says what happened.
+ *
+ * @example
+ * ```ts
+ * causeText(toQuarryError(new TypeError("x is undefined")), false); // "cause: TypeError: x is undefined"
+ * ```
+ */
+export function causeText(error: QuarryError, debug: boolean): string {
+  if (error.code !== "INTERNAL" || error.cause === undefined) return "";
+  const cause = error.cause;
+  if (debug) return cause instanceof Error ? cause.stack ?? String(cause) : String(cause);
+  const line = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  const first = line.split("\n")[0]!;
+  return `cause: ${first.length > CAUSE_CHARS ? `${first.slice(0, CAUSE_CHARS)}…` : first}`;
 }

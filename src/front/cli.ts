@@ -6,7 +6,7 @@
 import { Command, CommanderError, Option } from "commander";
 import type { z } from "zod";
 import { VERSION } from "../config.ts";
-import { exitCodeFor, QuarryError, toQuarryError } from "../errors.ts";
+import { causeText, exitCodeFor, QuarryError, toQuarryError } from "../errors.ts";
 import { type FieldInfo, fieldsOf } from "../ops/schema_info.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
 import type { CatalogEntry } from "../ops/catalog.ts";
@@ -25,6 +25,8 @@ export interface CliIo {
   stderr(text: string): void;
   /** Builds the operation context; called only when an operation runs. */
   context(options?: ContextOptions): OpContext;
+  /** Print the stack behind an INTERNAL error (QUARRY_DEBUG=1), not just its first line. */
+  debug?: boolean;
 }
 
 /** Extra subcommands that are not operations (`serve`, `mcp`). */
@@ -177,6 +179,7 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
     const parsed = op.input.safeParse(collectInput(op, cmd, fields));
     let envelope: Envelope;
     let text: string | undefined;
+    let thrown: QuarryError | undefined;
     if (!parsed.success) {
       envelope = failure(op.name, inputError(parsed.error, op));
     } else {
@@ -186,7 +189,8 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
       try {
         envelope = await op.run(ctx, parsed.data);
       } catch (error) {
-        envelope = failure(op.name, error);
+        thrown = toQuarryError(error);
+        envelope = failure(op.name, thrown);
       } finally {
         await ctx.stores.close();
       }
@@ -195,8 +199,15 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
       }
     }
     output(io, envelope, text, json, pretty);
+    if (thrown) printCause(io, thrown);
     setExit(envelope.success ? 0 : exitCodeFor(envelope.error.code));
   });
+}
+
+/** The cause of an INTERNAL error on stderr, so a user can report it (the stack with QUARRY_DEBUG=1). */
+export function printCause(io: Pick<CliIo, "stderr" | "debug">, error: QuarryError): void {
+  const text = causeText(error, io.debug ?? false);
+  if (text) io.stderr(`  ${text.replaceAll("\n", "\n  ")}\n`);
 }
 
 /**
@@ -299,6 +310,7 @@ export async function runCli(
     }
     const qe = toQuarryError(error);
     io.stderr(`error [${qe.code}]: ${errorBody(qe).message}\n`);
+    printCause(io, qe);
     return exitCodeFor(qe.code);
   }
 }

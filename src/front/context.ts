@@ -11,6 +11,8 @@ import type { Config } from "../config.ts";
 import type { OpContext } from "../ops/types.ts";
 import type { ExtractPool } from "../pipeline/extract/pool.ts";
 import { systemResolveDns } from "../pipeline/guard.ts";
+import { createConnector } from "../pipeline/pinned.ts";
+import { createByteBudget } from "../pipeline/budget.ts";
 import { storesFor } from "../store/stores.ts";
 
 /** Sleeps `ms`, ending early (with a rejection) when the signal aborts. */
@@ -38,6 +40,10 @@ export function realContext(
     config,
     fetch: globalThis.fetch.bind(globalThis),
     resolveDns: systemResolveDns,
+    // Page fetches connect to the address the guard checked (DNS rebinding).
+    connect: createConnector().fetch,
+    // Shared by every read of this context: a server builds one for all its requests.
+    budget: createByteBudget(),
     now: () => Date.now(),
     sleep,
     random: Math.random,
@@ -58,22 +64,26 @@ export interface Wired {
  * the server keeps answering. The pool (and the extraction code) is loaded
  * on the first page, not at start-up.
  */
-export function withWorkers(context: OpContext): Wired {
+export function withWorkers(
+  context: OpContext,
+  options: { indexRoots?: readonly string[] } = {},
+): Wired {
   let pool: Promise<ExtractPool> | undefined;
   let closed = false;
   const start = () =>
     import("../pipeline/extract/pool.ts").then((m) => {
-      const started = m.createExtractPool();
+      const started = m.createExtractPool({ timeoutMs: context.config.timeoutMs });
       if (closed) started.close();
       return started;
     });
   return {
     context: {
       ...context,
-      extract: async (body, url, options) => {
+      extract: async (body, url, extractOptions, call) => {
         pool ??= start();
-        return await (await pool).extract(body, url, options);
+        return await (await pool).extract(body, url, extractOptions, call);
       },
+      indexRoots: [...context.config.indexRoots, ...(options.indexRoots ?? [])],
     },
     async close() {
       closed = true;

@@ -3,14 +3,12 @@
  * stdout carries protocol messages only; anything else goes to stderr.
  * @module
  */
-import process from "node:process";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import type { OpContext, Operation } from "../ops/types.ts";
 import type { ExtraCommand } from "./cli.ts";
 import { withWorkers } from "./context.ts";
 import { createMcpServer } from "./mcp.ts";
+import { LineTransport } from "./mcp_stdio.ts";
 
 /** What `quarry mcp` needs from the entry point. */
 export interface McpCommandDeps {
@@ -18,24 +16,46 @@ export interface McpCommandDeps {
   context: () => OpContext;
 }
 
-/** Serves MCP on stdio until stdin ends, the client disconnects, or SIGINT/SIGTERM. */
+/** How long calls in flight may run on after stdin closes, before they are cut short. */
+const DRAIN_MS = 1_200;
+/** How long cut-short calls get to send their answers. */
+const ANSWER_MS = 500;
+
+function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** Writes all of `text` to stdout (protocol messages only). */
+async function writeStdout(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  for (let off = 0; off < bytes.length;) off += await Deno.stdout.write(bytes.subarray(off));
+}
+
+/**
+ * Serves MCP on stdio until stdin ends or SIGINT/SIGTERM. Calls in flight
+ * then get a moment to finish and are answered before the process exits.
+ */
 export async function runStdioServer(ops: readonly Operation[], context: OpContext): Promise<void> {
-  const server = createMcpServer(ops, context);
-  const transport = new StdioServerTransport();
-  const { promise: ended, resolve: end } = Promise.withResolvers<void>();
+  const stopOps = new AbortController();
+  const signal = context.signal
+    ? AbortSignal.any([context.signal, stopOps.signal])
+    : stopOps.signal;
+  const server = createMcpServer(ops, { ...context, signal });
+  const transport = new LineTransport(Deno.stdin.readable, writeStdout);
+  const { promise: stopped, resolve: stop } = Promise.withResolvers<void>();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-  for (const s of signals) Deno.addSignalListener(s, end);
-  // The SDK's stdio transport does not notice stdin closing; the host closing it means "stop".
-  process.stdin.once("end", end);
-  process.stdin.once("close", end);
-  transport.onclose = end;
+  for (const s of signals) Deno.addSignalListener(s, stop);
+  transport.onclose = stop;
   try {
     await server.connect(transport);
-    await ended;
+    await Promise.race([transport.ended, stopped]);
+    await within(transport.idle(), DRAIN_MS);
+    stopOps.abort();
+    await within(transport.idle(), ANSWER_MS);
   } finally {
-    for (const s of signals) Deno.removeSignalListener(s, end);
-    process.stdin.off("end", end);
-    process.stdin.off("close", end);
+    for (const s of signals) Deno.removeSignalListener(s, stop);
     await server.close().catch(() => {});
   }
 }

@@ -10,7 +10,7 @@
 import type { Config } from "../config.ts";
 import { CATALOG } from "../ops/catalog.ts";
 import { runCli } from "./cli.ts";
-import { realContext } from "./context.ts";
+import { realContext, type Wired, withWorkers } from "./context.ts";
 
 /** Where the program writes. */
 export interface ProgramIo {
@@ -26,11 +26,16 @@ export async function runProgram(
 ): Promise<number> {
   const { stdout, stderr } = out;
   const line = (text: string) => stderr(`${text}\n`);
+  const plain = (options: { progress?: boolean } = {}) =>
+    realContext(config, options.progress || Deno.stderr.isTerminal() ? line : () => {});
+  // The CLI's pages are extracted in bounded workers too, started on the first page.
+  let wired: Wired | undefined;
   const io = {
     stdout,
     stderr,
+    debug: config.debug,
     context: (options: { progress?: boolean } = {}) =>
-      realContext(config, options.progress || Deno.stderr.isTerminal() ? line : () => {}),
+      (wired ??= withWorkers(plain(options))).context,
   };
   const allOps = async () => (await import("../ops/registry.ts")).OPERATIONS;
   const extras = [
@@ -46,7 +51,7 @@ export async function runProgram(
         return serveCommand({
           ops,
           config,
-          context: io.context,
+          context: plain,
           stderr,
           extensions: [archiveIndexExtension(line)],
         });
@@ -60,9 +65,13 @@ export async function runProgram(
           import("./mcp_command.ts"),
           allOps(),
         ]);
-        return mcpCommand({ ops, context: io.context });
+        return mcpCommand({ ops, context: plain });
       },
     },
   ];
-  return await runCli(args, CATALOG, io, extras);
+  try {
+    return await runCli(args, CATALOG, io, extras);
+  } finally {
+    await wired?.close();
+  }
 }

@@ -5,11 +5,11 @@
  * editing this file.
  * @module
  */
-import { type Command, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Config } from "../config.ts";
-import { exitCodeFor, toQuarryError } from "../errors.ts";
+import { exitCodeFor, QuarryError, toQuarryError } from "../errors.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
-import type { ExtraCommand } from "./cli.ts";
+import { type ExtraCommand, printCause } from "./cli.ts";
 import { withWorkers } from "./context.ts";
 import { checkBind, DEFAULT_SERVER_OPTIONS, runServer, type ServerOptions } from "./server.ts";
 
@@ -35,8 +35,20 @@ export interface ServeCommandDeps {
 
 function port(text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`"${text}" is not a port`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isInteger(n) || n < 0 || n > 65535) {
+    // Commander reports this as bad usage (exit 2).
+    throw new InvalidArgumentError(`"${text}" is not a port (0 to 65535; 0 picks a free one)`);
+  }
   return n;
+}
+
+/** A port already taken is the user's to change, not an internal error. */
+function listenError(error: unknown, port: number): unknown {
+  if (!(error instanceof Deno.errors.AddrInUse)) return error;
+  return new QuarryError("BAD_INPUT", `Port ${port} is already in use`, {
+    suggestions: ["Pass --port 0 to pick a free port, or another --port (or QUARRY_PORT)"],
+    cause: error,
+  });
 }
 
 /** Options of `quarry serve` from its flags and the config. */
@@ -72,7 +84,9 @@ export function serveCommand(deps: ServeCommandDeps): ExtraCommand {
         const opts = cmd.opts();
         const options = serverOptions(opts, deps.config);
         // Pages are parsed in workers so the server keeps answering meanwhile.
-        const { context, close } = withWorkers(deps.context());
+        const { context, close } = withWorkers(deps.context(), {
+          indexRoots: (opts.index as string[] | undefined) ?? [],
+        });
         const stop = new AbortController();
         let running: Promise<void>[] = [];
         try {
@@ -81,9 +95,10 @@ export function serveCommand(deps: ServeCommandDeps): ExtraCommand {
           await runServer({ ops: deps.ops, context, options, stderr: deps.stderr });
           setExit(0);
         } catch (error) {
-          const qe = toQuarryError(error);
+          const qe = toQuarryError(listenError(error, options.port));
           deps.stderr(`error [${qe.code}]: ${qe.message}\n`);
           for (const s of qe.suggestions) deps.stderr(`  hint: ${s}\n`);
+          printCause({ stderr: deps.stderr, debug: deps.config.debug }, qe);
           setExit(exitCodeFor(qe.code));
         } finally {
           stop.abort();

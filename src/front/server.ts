@@ -23,7 +23,8 @@ export interface ServerOptions {
 export const DEFAULT_SERVER_OPTIONS: Omit<ServerOptions, "port" | "token"> = {
   host: "127.0.0.1",
   cors: undefined,
-  graceMs: 10_000,
+  // Stopping within 2 s of SIGTERM (issue 11): running reads are given up after this.
+  graceMs: 1_000,
 };
 
 /** Throws unless the bind is loopback or a token guards it (DESIGN §7). */

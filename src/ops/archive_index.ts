@@ -41,10 +41,12 @@ export interface IndexResult {
   skipped: number;
   documents: number;
   failed: { path: string; reason: string }[];
+  /** Files not read, and why (binary, hidden, not a regular file, too large, no text). */
+  skipped_files: { path: string; reason: string }[];
 }
 
 /** One line saying what a run did. */
-export function countsLine(c: IndexCounts): string {
+export function countsLine(c: Omit<IndexCounts, "skippedFiles">): string {
   const failed = c.failed.length > 0 ? `, ${c.failed.length} failed` : "";
   return `${c.added} added, ${c.updated} updated, ${c.removed} removed, ${c.unchanged} unchanged` +
     `${c.skipped > 0 ? `, ${c.skipped} skipped` : ""}${failed}`;
@@ -83,7 +85,8 @@ export const archiveIndexOp = defineOp({
     const started = ctx.now();
     const archive = await ctx.stores.archive();
     const deps = indexDeps(ctx, archive);
-    const options = { source: args.source, force: args.force };
+    // A server indexes only under the roots it was started with (DESIGN §7).
+    const options = { source: args.source, force: args.force, roots: ctx.indexRoots };
     let counts: IndexCounts;
     if (!args.watch) counts = await indexFolders(args.dirs, deps, options);
     else {
@@ -93,6 +96,7 @@ export const archiveIndexOp = defineOp({
         removed: 0,
         unchanged: 0,
         skipped: 0,
+        skippedFiles: [],
         failed: [],
         documents: 0,
       };
@@ -110,16 +114,18 @@ export const archiveIndexOp = defineOp({
           total.removed += c.removed;
           total.unchanged = c.unchanged;
           total.skipped = c.skipped;
+          total.skippedFiles = c.skippedFiles;
           total.documents += c.documents;
           total.failed.push(...c.failed);
         },
       });
     }
     const { added, updated, removed, unchanged, skipped, documents, failed } = counts;
+    const skipped_files = counts.skippedFiles;
     return {
       success: true,
       command: "archive_index",
-      results: [{ added, updated, removed, unchanged, skipped, documents, failed }],
+      results: [{ added, updated, removed, unchanged, skipped, documents, failed, skipped_files }],
       metadata: {
         added,
         updated,
@@ -135,6 +141,7 @@ export const archiveIndexOp = defineOp({
     if (!r) return "";
     const lines = [`Indexed: ${countsLine({ ...r })} (${r.documents} documents written).`];
     for (const f of r.failed) lines.push(`  failed: ${f.path}: ${f.reason}`);
+    for (const f of r.skipped_files ?? []) lines.push(`  skipped: ${f.path}: ${f.reason}`);
     return lines.join("\n") + "\n";
   },
 });

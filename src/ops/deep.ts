@@ -5,7 +5,6 @@
  * @module
  */
 import { z } from "zod";
-import { parseDuration } from "../config.ts";
 import { DEFAULT_RETRY_CONFIG, requireKey } from "../pipeline/apis/retry.ts";
 import {
   type Citation,
@@ -98,7 +97,7 @@ async function compute(ctx: OpContext, args: DeepInput): Promise<Envelope<Citati
     model: ctx.config.perplexityModel,
     retry: {
       ...DEFAULT_RETRY_CONFIG,
-      timeoutMs: args.timeout ? parseDuration(args.timeout, "--timeout") : DEEP_TIMEOUT_MS,
+      timeoutMs: args.timeout ?? DEEP_TIMEOUT_MS,
     },
   }, args.query);
   const cut = truncateToTokens(completion.answer, args.maxTokens);

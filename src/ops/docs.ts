@@ -4,7 +4,6 @@
  * @module
  */
 import { z } from "zod";
-import { parseDuration } from "../config.ts";
 import { QuarryError } from "../errors.ts";
 import {
   CONTEXT7,
@@ -91,7 +90,7 @@ async function compute(ctx: OpContext, args: DocsInput): Promise<Envelope<DocRes
     key,
     retry: {
       ...DEFAULT_RETRY_CONFIG,
-      ...(args.timeout ? { timeoutMs: parseDuration(args.timeout, "--timeout") } : {}),
+      ...(args.timeout ? { timeoutMs: args.timeout } : {}),
     },
   };
   let libraryId = args.library;

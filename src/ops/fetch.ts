@@ -10,7 +10,6 @@ import { batchDeadline, READABLE_TYPES } from "../pipeline/fetch.ts";
 import { type PageRead, readPages } from "../pipeline/read.ts";
 import type { PageMemory } from "../pipeline/memory.ts";
 import type { Article, Link, PageStatus } from "../pipeline/types.ts";
-import { parseDuration } from "../config.ts";
 import { type Envelope, failure } from "../envelope.ts";
 import { renderPages } from "../render/markdown.ts";
 import { defineOp } from "./types.ts";
@@ -281,13 +280,8 @@ export const fetchOp = defineOp({
     // Tokens are counted only for excerpts (ranked as each page lands): a plain read needs no tokenizer.
     if (args.query !== undefined) await loadTokenizer();
     const urls = args.urls.map((raw) => checkUrl(raw).href);
-    const timeoutMs = args.timeout
-      ? parseDuration(args.timeout, "--timeout")
-      : ctx.config.timeoutMs;
-    const deadlineMs = batchDeadline(
-      timeoutMs,
-      args.deadline ? parseDuration(args.deadline, "--deadline") : undefined,
-    );
+    const timeoutMs = args.timeout ?? ctx.config.timeoutMs;
+    const deadlineMs = batchDeadline(timeoutMs, args.deadline);
     const deps = readDeps(ctx);
     // A 304 brings no body: raw needs the page itself (html is kept with the page).
     const fresh = args.format === "raw";

@@ -37,6 +37,8 @@ export function readDeps(ctx: OpContext): ReadDeps {
     resolveDns: ctx.resolveDns,
     now: ctx.now,
     extract: ctx.extract,
+    connect: ctx.connect,
+    budget: ctx.budget,
     extractOptions: { pdfMaxPages: ctx.config.pdfMaxPages },
     memory: pageMemory(ctx.stores),
     progress: ctx.progress,

@@ -4,14 +4,14 @@
  * @module
  */
 import { z } from "zod";
+import { type DurationBounds, durationSchema } from "../config.ts";
 
-const DURATION_TEXT = /^\d+(?:\.\d+)?\s*(?:ms|s|m|h|d)?$/;
-
-/** A duration such as `500ms`, `8s`, `15m`; a bare number is seconds. */
-export function durationField(description: string) {
-  return z.string().regex(DURATION_TEXT, "a duration like 500ms, 8s, 15m or 1h").describe(
-    description,
-  );
+/**
+ * A duration such as `500ms`, `8s`, `15m` (a bare number is seconds), read
+ * once to milliseconds; zero and anything over `bounds` are bad input.
+ */
+export function durationField(description: string, bounds: DurationBounds = {}) {
+  return durationSchema(bounds).describe(description);
 }
 
 /** `--start N`: first character of the content to return (paging through long pages). */

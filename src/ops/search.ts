@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { parseDuration } from "../config.ts";
+import { TTL_BOUNDS } from "../config.ts";
 import {
   EngineChainError,
   fusionCount,
@@ -70,7 +70,8 @@ const input = z.object({
   maxTokens: maxTokensField,
   timeout: timeoutField,
   deadline: deadlineField,
-  ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)").optional(),
+  ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)", TTL_BOUNDS)
+    .optional(),
   force: z.boolean().default(false).describe("Bypass the cache and refresh it"),
   fusion: z.boolean().optional().describe(
     "Ask several engines at once (QUARRY_FUSION, else 3) and merge their lists by reciprocal " +
@@ -91,7 +92,7 @@ type SearchInput = z.infer<typeof input>;
 /** How long one search may read: `--deadline`, else the page timeout and a little more. */
 function readDeadline(args: SearchInput, timeoutMs: number): number {
   // Search keeps a tight deadline: a slow page is not worth a slow answer.
-  return args.deadline ? parseDuration(args.deadline, "--deadline") : timeoutMs + READ_SLACK_MS;
+  return args.deadline ?? timeoutMs + READ_SLACK_MS;
 }
 
 function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number): ResearchDeps {
@@ -273,7 +274,7 @@ async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<Rese
 
 async function answer(ctx: OpContext, args: SearchInput): Promise<Envelope<ResearchResult>> {
   const started = ctx.now();
-  const timeoutMs = args.timeout ? parseDuration(args.timeout, "--timeout") : ctx.config.timeoutMs;
+  const timeoutMs = args.timeout ?? ctx.config.timeoutMs;
   const budget: Budget = {
     perPage: args.budget,
     total: args.totalBudget,
@@ -353,7 +354,7 @@ export const searchOp = defineOp({
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false },
   },
   async run(ctx, args) {
-    const ttlMs = args.ttl ? parseDuration(args.ttl, "--ttl") : ctx.config.cacheTtlMs;
+    const ttlMs = args.ttl ?? ctx.config.cacheTtlMs;
     // A session changes the answer with every call, so it is never served from the cache.
     // Local answers are not cached either: they cost one offline archive query, and the
     // archive is written by fetch, search, deep, `archive index`, the serve-time schedule

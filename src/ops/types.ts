@@ -7,6 +7,8 @@ import type { z } from "zod";
 import type { Config } from "../config.ts";
 import type { ResolveDns } from "../pipeline/guard.ts";
 import type { ExtractFn } from "../pipeline/extract/pool.ts";
+import type { PinnedFetch } from "../pipeline/pinned.ts";
+import type { ByteBudget } from "../pipeline/budget.ts";
 import type { Envelope } from "../envelope.ts";
 import type { Stores } from "../store/stores.ts";
 
@@ -15,6 +17,10 @@ export interface OpContext {
   config: Config;
   fetch: typeof globalThis.fetch;
   resolveDns: ResolveDns;
+  /** Fetches from an address already checked (no second DNS lookup); `fetch` when absent. */
+  connect?: PinnedFetch | undefined;
+  /** Body bytes in flight across every read of the process (a server shares one). */
+  budget?: ByteBudget | undefined;
   /** Milliseconds since the epoch. */
   now: () => number;
   /** Waits; injectable so tests do not sleep. */
@@ -27,6 +33,12 @@ export interface OpContext {
   signal?: AbortSignal;
   /** Extracts pages off the event loop (servers pass a worker pool); inline when absent. */
   extract?: ExtractFn;
+  /**
+   * Folders `archive index` may read under: set by servers (`serve --index`,
+   * `QUARRY_INDEX_ROOTS`), so a client cannot index any file; the CLI leaves
+   * it unset (the user names their own folders).
+   */
+  indexRoots?: readonly string[] | undefined;
 }
 
 /** MCP tool behaviour hints. */

@@ -10,7 +10,10 @@ import { DEFAULT_USER_AGENT } from "../config.ts";
 import { QuarryError } from "../errors.ts";
 import type { ResolveDns } from "./guard.ts";
 import { decodeBody } from "./charset.ts";
-import { checkUrl, guardHost } from "./guard.ts";
+import { addressesOf, checkUrl, guardHost } from "./guard.ts";
+import type { PinnedFetch } from "./pinned.ts";
+import type { ByteBudget } from "./budget.ts";
+import { readCapped } from "./body.ts";
 import { isPdfBytes } from "./extract/pdf_magic.ts";
 import type { FetchResult, PageStatus, Validators } from "./types.ts";
 
@@ -80,6 +83,14 @@ export function batchDeadline(timeoutMs: number, deadlineMs?: number): number {
 export interface FetchDeps {
   fetch: typeof globalThis.fetch;
   resolveDns: ResolveDns;
+  /**
+   * Fetches connecting to an address already resolved and checked
+   * (`pinned.ts`), so nothing looks the name up a second time; `fetch` (which
+   * resolves on its own) when absent.
+   */
+  connect?: PinnedFetch | undefined;
+  /** Body bytes in flight across every read sharing it (a server's requests); unbounded when absent. */
+  budget?: ByteBudget | undefined;
   /** Milliseconds since the epoch. */
   now: () => number;
 }
@@ -217,19 +228,27 @@ async function follow(start: URL, trail: Trail, run: Run): Promise<Outcome> {
       // The clock starts once a request may go out, not while queued behind a busy host.
       trail.timeout ??= AbortSignal.timeout(options.timeoutMs);
       const signal = AbortSignal.any([trail.timeout, run.batch]);
+      let addresses: string[] = [];
       if (!options.allowPrivateNetwork) {
         const verdict = await untilAborted(guardHost(current, deps.resolveDns), signal);
         if (!verdict.ok) return { status: verdict.status, reason: verdict.reason };
+        addresses = verdict.addresses;
+      } else if (deps.connect) {
+        addresses = await untilAborted(addressesOf(current, deps.resolveDns), signal);
       }
       trail.phase = "before the server answered";
-      const res = await deps.fetch(current, {
+      const init: RequestInit = {
         signal,
         redirect: "manual",
         headers: requestHeaders(options, trail.finalUrl, start.href),
-      });
+      };
+      // The address checked is the address connected to (DNS rebinding).
+      const res = deps.connect && addresses[0] !== undefined
+        ? await deps.connect(current, addresses[0], init)
+        : await deps.fetch(current, init);
       trail.httpStatus = res.status;
       if (!REDIRECT_STATUSES.has(res.status)) {
-        return await readResponse(res, trail, signal, options);
+        return await readResponse(res, trail, signal, options, deps.budget);
       }
       await res.body?.cancel().catch(() => {});
       const next = nextHop(res, current, seen, trail, options);
@@ -312,6 +331,7 @@ async function readResponse(
   trail: Trail,
   signal: AbortSignal,
   options: FetchOptions,
+  budget?: ByteBudget,
 ): Promise<Outcome> {
   const header = res.headers.get("content-type");
   const contentType = header?.split(";")[0]?.trim().toLowerCase() || undefined;
@@ -343,10 +363,34 @@ async function readResponse(
   if (contentType && !READABLE_TYPES.has(contentType)) {
     return refuse("not_html", `Not a web page: ${contentType}`);
   }
-  const { bytes, overflow } = await readCapped(res.body, options.maxBytes, signal);
+  const { bytes, overflow, held } = await readCapped(res.body, options.maxBytes, signal, budget);
+  // The bytes go back once decoded: what stays is the page's text, which the caller owns.
+  const release = () => budget?.give(held);
+  if (overflow === "budget") {
+    release();
+    return {
+      ...base,
+      status: "too_large",
+      reason: `Over the ${mb(budget?.limit ?? 0)} of pages read at once; try again shortly`,
+    };
+  }
   if (overflow && !truncate) {
+    release();
     return { ...base, status: "too_large", reason: `Body over the ${mb(options.maxBytes)} cap` };
   }
+  try {
+    return decoded(bytes, header, contentType, base);
+  } finally {
+    release();
+  }
+}
+
+function decoded(
+  bytes: Uint8Array,
+  header: string | null,
+  contentType: string | undefined,
+  base: Outcome,
+): Outcome {
   if (!contentType && isPdfBytes(bytes)) {
     return { ...base, contentType: "application/pdf", bytes };
   }
@@ -422,50 +466,6 @@ function validatorsOf(headers: Headers): Validators | undefined {
 
 function mb(bytes: number): string {
   return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-}
-
-/**
- * Reads a body chunk by chunk, stopping (and cancelling the stream) once it
- * passes `limit`. Bytes are counted after decompression, so a small gzip
- * body that expands is stopped too.
- */
-async function readCapped(
-  body: ReadableStream<Uint8Array> | null,
-  limit: number,
-  signal: AbortSignal,
-): Promise<{ bytes: Uint8Array; overflow: boolean }> {
-  if (!body) return { bytes: new Uint8Array(), overflow: false };
-  const reader = body.getReader();
-  // fetch aborts its body on the signal; cancelling here as well makes sure a
-  // stalled read ends even when `deps.fetch` is not the built-in one.
-  const stop = () => void reader.cancel(signal.reason).catch(() => {});
-  signal.addEventListener("abort", stop, { once: true });
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let overflow = false;
-  try {
-    for (let next = await reader.read(); !next.done; next = await reader.read()) {
-      chunks.push(next.value);
-      size += next.value.byteLength;
-      if (size > limit) {
-        overflow = true;
-        await reader.cancel().catch(() => {});
-        break;
-      }
-    }
-  } finally {
-    signal.removeEventListener("abort", stop);
-  }
-  // A cancelled read ends as "done": the body is only complete if nothing aborted.
-  signal.throwIfAborted();
-  const bytes = new Uint8Array(Math.min(size, limit));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return { bytes, overflow };
 }
 
 /** Why a fetch threw: a timeout, a cancellation, or a network failure in plain words. */

@@ -167,7 +167,11 @@ export function isPrivateAddress(ip: string): boolean {
 
 /** Outcome of {@linkcode guardHost}. */
 export type GuardResult =
-  | { ok: true }
+  | {
+    ok: true;
+    /** The checked addresses: connect to one of these, never look the name up again. */
+    addresses: string[];
+  }
   | {
     ok: false;
     reason: string;
@@ -195,8 +199,12 @@ export async function guardHost(url: URL, resolveDns: ResolveDns): Promise<Guard
     status: "private_address",
     reason: `Refused ${url.host}: ${why} is not on the public internet`,
   });
-  if (host.startsWith("[")) return isPrivateAddress(host) ? refuse(host) : { ok: true };
-  if (parseV4(host) !== undefined) return isPrivateAddress(host) ? refuse(host) : { ok: true };
+  if (host.startsWith("[")) {
+    return isPrivateAddress(host) ? refuse(host) : { ok: true, addresses: [host.slice(1, -1)] };
+  }
+  if (parseV4(host) !== undefined) {
+    return isPrivateAddress(host) ? refuse(host) : { ok: true, addresses: [host] };
+  }
   if (LOCALHOST.test(host)) return refuse(`${host} (loopback)`);
   let addresses: string[];
   try {
@@ -208,18 +216,27 @@ export async function guardHost(url: URL, resolveDns: ResolveDns): Promise<Guard
     return { ok: false, status: "http_error", reason: `Host ${host} has no address` };
   }
   const bad = addresses.find(isPrivateAddress);
-  return bad === undefined ? { ok: true } : refuse(`${host} resolves to ${bad}, which`);
+  return bad === undefined ? { ok: true, addresses } : refuse(`${host} resolves to ${bad}, which`);
+}
+
+/**
+ * The addresses of the URL's host, unchecked (private networks allowed):
+ * IP literals as written, names through `resolveDns`. Empty when it fails.
+ */
+export async function addressesOf(url: URL, resolveDns: ResolveDns): Promise<string[]> {
+  const host = url.hostname.replace(/\.+$/, "");
+  if (host.startsWith("[")) return [host.slice(1, -1)];
+  if (parseV4(host) !== undefined) return [host];
+  return await resolveDns(host).catch(() => []);
 }
 
 /**
  * Resolves A and AAAA records with `Deno.resolveDns`; `localhost` names are
  * loopback without asking DNS, and IP literals resolve to themselves.
  *
- * The guard resolves, then `fetch` resolves again on its own: a DNS server
- * that answers differently the second time (rebinding) could still steer a
- * request to a private address. Closing that gap needs connecting to the
- * checked address itself, which Deno's fetch cannot do while keeping TLS
- * name checks; the window is accepted (DESIGN §7).
+ * Fetching connects to the address the guard checked (`pinned.ts`), so a DNS
+ * server that answers differently the second time (rebinding) cannot steer a
+ * request to a private address.
  */
 export async function systemResolveDns(host: string): Promise<string[]> {
   const name = host.replace(/^\[|\]$/g, "").replace(/\.+$/, "");

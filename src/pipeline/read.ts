@@ -9,10 +9,15 @@
  */
 import type { ResolveDns } from "./guard.ts";
 import { extract, extractBody, type ExtractOptions } from "./extract/mod.ts";
-import type { ExtractFn } from "./extract/pool.ts";
+import type { ExtractCall, ExtractFn } from "./extract/pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
+import type { ByteBudget } from "./budget.ts";
+import type { PinnedFetch } from "./pinned.ts";
 import { type ArchivedPage, articleFromArchived, type PageMemory } from "./memory.ts";
 import type { ExtractResult, FetchResult, PageStatus, Validators } from "./types.ts";
+
+/** Least time a page's extraction gets, however long its fetch took. */
+const MIN_EXTRACT_MS = 1_000;
 
 /** A page fetched and, when it could be, extracted. */
 export interface PageRead {
@@ -35,6 +40,10 @@ export interface ReadDeps {
   now: () => number;
   /** Extraction off the event loop (a worker pool); inline when absent. */
   extract?: ExtractFn | undefined;
+  /** Fetches from the address the guard checked (DNS rebinding); `fetch` when absent. */
+  connect?: PinnedFetch | undefined;
+  /** Body bytes in flight across every read sharing it. */
+  budget?: ByteBudget | undefined;
   /** Options every page is extracted with (e.g. the PDF page cap). */
   extractOptions?: Omit<ExtractOptions, "contentType"> | undefined;
   /** Pages read before; without it nothing is revalidated or archived. */
@@ -85,18 +94,33 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
   };
 }
 
+/**
+ * The bounds of one page's extraction: what is left of its timeout (at least
+ * a second), and the batch's signal.
+ */
+export function extractCall(result: FetchResult, options: Partial<FetchOptions>): ExtractCall {
+  return {
+    signal: options.signal,
+    timeoutMs: options.timeoutMs === undefined
+      ? undefined
+      : Math.max(MIN_EXTRACT_MS, options.timeoutMs - result.elapsedMs),
+  };
+}
+
 /** What a fetch brought to extract: the bytes of a PDF, else the decoded text. */
 function contentOf(result: FetchResult): string | Uint8Array | undefined {
   return result.bytes ?? result.body;
 }
 
 /**
- * Extracts one page, off the event loop when `deps.extract` is a worker pool.
- * A PDF without a pool is extracted inline too, asynchronously (pdf.js is).
+ * Extracts one page, off the event loop when `deps.extract` is a worker pool
+ * (bounded by `call`). A PDF without a pool is extracted inline too,
+ * asynchronously (pdf.js is).
  */
 export async function extractOne(
   result: FetchResult,
   deps: Pick<ReadDeps, "extract" | "extractOptions">,
+  call: ExtractCall = {},
 ): Promise<PageRead> {
   const body = contentOf(result);
   const run = deps.extract ?? (result.bytes ? extractBody : undefined);
@@ -105,7 +129,7 @@ export async function extractOne(
     ...deps.extractOptions,
     ...(result.contentType ? { contentType: result.contentType } : {}),
   };
-  const done = await run(body, result.finalUrl, options)
+  const done = await run(body, result.finalUrl, options, call)
     .catch((e: unknown) => e instanceof Error ? e : new Error(String(e)));
   return extractFetched(result, done);
 }
@@ -180,7 +204,7 @@ async function settle(result: FetchResult, batch: Batch): Promise<PageRead> {
     const { validators: _, ...plain } = batch.options.fetch;
     [landed] = await fetchAll([result.url], plain, batch.deps) as [FetchResult];
   }
-  const page = await extractOne(landed, batch.deps);
+  const page = await extractOne(landed, batch.deps, extractCall(landed, batch.options.fetch));
   await remember(page, batch);
   return page;
 }

@@ -94,12 +94,14 @@ export interface Article {
 }
 
 /**
- * Extraction result: `ok` with an article, `empty` with a reason, or
- * `unreadable` (a document that could not be parsed: corrupt, encrypted). An
- * `ok` result may carry a reason too, e.g. a page cap that was hit.
+ * Extraction result: `ok` with an article, `empty` with a reason,
+ * `too_large` when the page is over the extraction bounds (too many
+ * elements), or `unreadable` (a document that could not be parsed: corrupt,
+ * encrypted, or still parsing at its time bound). An `ok` result may carry a
+ * reason too, e.g. a page cap that was hit.
  */
 export interface ExtractResult {
-  status: "ok" | "empty" | "unreadable";
+  status: "ok" | "empty" | "too_large" | "unreadable";
   reason?: string;
   /** Which extractor produced the article: Readability, the fallback, plain text, or PDF. */
   extractor: "readability" | "fallback" | "text" | "pdf";

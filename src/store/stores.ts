@@ -28,9 +28,12 @@ export function storesFor(config: Config): Stores {
       archive ??= import("./archive/open.ts").then((m) => m.openArchive(config));
       return archive;
     },
+    // Idempotent: the CLI closes after its op, and again with its workers.
     async close() {
-      if (kv) (await kv.catch(() => undefined))?.close();
-      if (archive) (await archive.catch(() => undefined))?.close();
+      const [openKv, openArchive] = [kv, archive];
+      kv = archive = undefined;
+      if (openKv) (await openKv.catch(() => undefined))?.close();
+      if (openArchive) (await openArchive.catch(() => undefined))?.close();
     },
   };
 }

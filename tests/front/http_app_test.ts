@@ -206,3 +206,22 @@ Deno.test("a client that goes away aborts the operation it was waiting for", asy
   assert.equal(aborted, true);
   await context.stores.close();
 });
+
+Deno.test("a duration over what a timer can wait is a 400, not an instant timeout", async () => {
+  const context = await testContext();
+  const { OPERATIONS } = await import("../../src/ops/registry.ts");
+  const built = createHttpApp({ ops: OPERATIONS, context });
+  try {
+    for (const timeout of ["600h", "0", "1e400h"]) {
+      const res = await built.fetch(
+        new Request(`${BASE}/fetch?url=https://example.com/&timeout=${timeout}`),
+      );
+      const body = await res.json();
+      assert.equal(res.status, 400, timeout);
+      assert.equal(body.error.code, "BAD_INPUT");
+      assert.match(body.error.message, /timeout/);
+    }
+  } finally {
+    await context.stores.close();
+  }
+});

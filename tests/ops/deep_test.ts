@@ -22,7 +22,7 @@ const FULL_ANSWER: string = FIXTURE.choices[0].message.content.replace(
   "",
 );
 
-function args(query: string, extra: Partial<DeepArgs> = {}): DeepArgs {
+function args(query: string, extra: Record<string, unknown> = {}): DeepArgs {
   return deepOp.input.parse({ query, ...extra });
 }
 

@@ -10,7 +10,7 @@ await loadTokenizer();
 
 type DocsArgs = Parameters<typeof docsOp.run>[1];
 
-function args(library: string, query: string, extra: Partial<DocsArgs> = {}): DocsArgs {
+function args(library: string, query: string, extra: Record<string, unknown> = {}): DocsArgs {
   return docsOp.input.parse({ library, query, ...extra });
 }
 

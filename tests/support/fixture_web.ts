@@ -6,6 +6,7 @@
  */
 import { apiRoutes } from "./web/apis.ts";
 import { engineRoutes } from "./web/engines.ts";
+import { hostileRoutes } from "./web/hostile.ts";
 import { pageRoutes } from "./web/pages.ts";
 import { pdfRoutes } from "./web/pdf.ts";
 import { researchRoutes } from "./web/research.ts";
@@ -43,6 +44,7 @@ export const DEFAULT_ROUTES: Route[] = [
   ...apiRoutes,
   ...engineRoutes,
   ...researchRoutes,
+  ...hostileRoutes,
   ...pdfRoutes,
   ...robotsRoutes,
 ];

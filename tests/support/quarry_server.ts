@@ -10,6 +10,8 @@ const LISTENING = /listening on (http:\/\/\S+)/;
 /** A running `quarry serve`. */
 export interface QuarryServer {
   origin: string;
+  /** Process id of `deno task` (the server runs as its child). */
+  pid: number;
   /** Everything it wrote to stderr so far. */
   stderr(): string;
   /** Sends SIGTERM and waits for the exit code. */
@@ -52,6 +54,7 @@ export async function startQuarryServer(
   const origin = await listening;
   return {
     origin,
+    pid: child.pid,
     stderr: () => text,
     async close() {
       try {

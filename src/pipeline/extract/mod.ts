@@ -18,10 +18,11 @@ import { collectLinks } from "./links.ts";
 import { toMarkdown } from "./markdown.ts";
 import { type PageMetadata, readMetadata, toIsoDate } from "./metadata.ts";
 import { baseUrlOf, countScripts, parsePage, stripInert } from "./prepare.ts";
+import { type BoundConfig, boundMarkup, capLines, DEFAULT_BOUND_CONFIG } from "./bound.ts";
 import { textArticle } from "./text.ts";
 
 /** Thresholds of the extraction stage. */
-export interface ExtractConfig {
+export interface ExtractConfig extends BoundConfig {
   /** Readability text shorter than this (characters) makes the fallback extractor try. */
   minReadabilityChars: number;
   /** The fallback's text replaces Readability's only when this many times longer. */
@@ -50,6 +51,7 @@ export const DEFAULT_EXTRACT_CONFIG: Readonly<ExtractConfig> = Object.freeze({
   charThreshold: 500,
   classesToPreserve: [],
   refine: true,
+  ...DEFAULT_BOUND_CONFIG,
 });
 
 /** Options of {@linkcode extract}. */
@@ -181,7 +183,7 @@ export function extract(body: string, url: string, options: ExtractOptions = {})
   const config: ExtractConfig = { ...DEFAULT_EXTRACT_CONFIG, ...overrides };
   const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
   if (TEXT_TYPE_RE.test(type)) {
-    const article = textArticle(body, MARKDOWN_TYPES.has(type));
+    const article = textArticle(capLines(body, config.maxLineChars), MARKDOWN_TYPES.has(type));
     if (article.text.length >= config.emptyChars) {
       return { status: "ok", extractor: "text", article };
     }
@@ -191,7 +193,7 @@ export function extract(body: string, url: string, options: ExtractOptions = {})
     return extractHtml(body, url, config);
   } catch {
     // A DOM the parser or a library cannot handle: one page, not the batch.
-    return { status: "empty", reason: FAILED_REASON, extractor: "fallback", article: blank() };
+    return { status: "unreadable", reason: FAILED_REASON, extractor: "fallback", article: blank() };
   }
 }
 
@@ -214,7 +216,12 @@ function blank(): Article {
 /** The HTML path: Readability, refined; the fallback when it finds too little. */
 function extractHtml(body: string, url: string, config: ExtractConfig): ExtractResult {
   const pageUrl = pageUrlOf(url);
-  const html = stripInert(body);
+  const bounded = boundMarkup(stripInert(body), config);
+  if (!bounded.ok) {
+    const reason = `the page has over ${config.maxElements} elements`;
+    return { status: "too_large", reason, extractor: "fallback", article: blank() };
+  }
+  const html = bounded.html;
   const urls: ExtractUrls = { pageUrl, baseUrl: baseUrlOf(html, pageUrl) };
   const { document } = parsePage(html, urls.pageUrl, urls.baseUrl);
   const meta = readMetadata(document, urls.baseUrl);

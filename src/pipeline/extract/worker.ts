@@ -24,3 +24,6 @@ self.onmessage = async (event: MessageEvent<ExtractJob>) => {
     self.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
 };
+
+// Tells the pool the module has loaded, so a page's time starts when it can run.
+self.postMessage({ ready: true });

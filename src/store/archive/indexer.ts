@@ -15,6 +15,7 @@ import {
   fileKind,
   readFileDocuments,
 } from "./indexer_files.ts";
+import { checkIndexPath, isHidden, looksBinary } from "./indexer_paths.ts";
 
 /** How folders are indexed. */
 export interface IndexConfig {
@@ -34,6 +35,11 @@ export interface IndexConfig {
    * (2× faster on SciFact). @default {1000}
    */
   optimizeAfter: number;
+  /**
+   * Real paths indexing may read under (a server's `--index` folders); every
+   * path when unset (the CLI). @default {undefined}
+   */
+  roots?: readonly string[] | undefined;
 }
 
 /** Defaults of {@linkcode IndexConfig}. */
@@ -70,8 +76,10 @@ export interface IndexCounts {
   updated: number;
   removed: number;
   unchanged: number;
-  /** Files with no text, or too large. */
+  /** Files with no text, too large, binary, hidden or not regular. */
   skipped: number;
+  /** Which files were skipped and why. */
+  skippedFiles: { path: string; reason: string }[];
   failed: { path: string; reason: string }[];
   /** Documents written (a JSON list file gives several). */
   documents: number;
@@ -89,10 +97,24 @@ interface Pending {
 }
 
 function emptyCounts(): IndexCounts {
-  return { added: 0, updated: 0, removed: 0, unchanged: 0, skipped: 0, failed: [], documents: 0 };
+  return {
+    added: 0,
+    updated: 0,
+    removed: 0,
+    unchanged: 0,
+    skipped: 0,
+    skippedFiles: [],
+    failed: [],
+    documents: 0,
+  };
 }
 
-async function* walk(dir: string, skip: readonly string[]): AsyncGenerator<string> {
+/** A file met while walking that will not be read, and why. */
+interface Skip {
+  skip: string;
+}
+
+async function* walk(dir: string, skip: readonly string[]): AsyncGenerator<string | Skip> {
   const entries: Deno.DirEntry[] = [];
   for await (const entry of Deno.readDir(dir)) entries.push(entry);
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -101,14 +123,17 @@ async function* walk(dir: string, skip: readonly string[]): AsyncGenerator<strin
     // Symlinks are not followed, so a link cycle cannot trap the walk.
     if (entry.isDirectory && !skip.includes(entry.name) && !entry.name.startsWith(".")) {
       yield* walk(path, skip);
-    } else if (entry.isFile && fileKind(entry.name)) yield path;
+    } else if (fileKind(entry.name) && !entry.name.startsWith(".")) {
+      // A FIFO or device named `x.md` would block the read or never end.
+      yield entry.isFile ? path : { skip: `${path}: not a regular file` };
+    }
   }
 }
 
 async function filesOf(
   dir: string,
-  skip: readonly string[],
-): Promise<{ root: string; files: string[] }> {
+  config: IndexConfig,
+): Promise<{ root: string; files: string[]; skipped: Skip[] }> {
   let root: string;
   let info: Deno.FileInfo;
   try {
@@ -123,10 +148,16 @@ async function filesOf(
       cause: error,
     });
   }
-  if (info.isFile) return { root, files: fileKind(root) ? [root] : [] };
+  await checkIndexPath(dir, root, info, config.roots);
+  if (isHidden(root)) return { root, files: [], skipped: [{ skip: `${root}: hidden` }] };
+  if (info.isFile) return { root, files: fileKind(root) ? [root] : [], skipped: [] };
   const files: string[] = [];
-  for await (const path of walk(root, skip)) files.push(path);
-  return { root, files };
+  const skipped: Skip[] = [];
+  for await (const entry of walk(root, config.skipDirs)) {
+    if (typeof entry === "string") files.push(entry);
+    else skipped.push(entry);
+  }
+  return { root, files, skipped };
 }
 
 function sha256(bytes: Uint8Array): string {
@@ -142,7 +173,8 @@ export async function indexFolders(
   const config = { ...DEFAULT_INDEX_CONFIG, ...options };
   const counts = emptyCounts();
   const indexedAt = new Date(deps.now()).toISOString();
-  const roots = await Promise.all(dirs.map((d) => filesOf(d, config.skipDirs)));
+  const roots = await Promise.all(dirs.map((d) => filesOf(d, config)));
+  for (const { skip } of roots.flatMap((r) => r.skipped)) skipFile(counts, skip);
   const total = roots.reduce((n, r) => n + r.files.length, 0);
   let done = 0;
   for (const { root, files } of roots) {
@@ -157,7 +189,7 @@ export async function indexFolders(
           extractHtml: deps.extractHtml,
         });
         if (pending === "unchanged") counts.unchanged++;
-        else if (pending === "skipped") counts.skipped++;
+        else if ("skip" in pending) skipFile(counts, `${path}: ${pending.skip}`);
         else batch.push(pending);
       } catch (error) {
         counts.failed.push({
@@ -189,14 +221,16 @@ async function examine(
   known: IndexStateRow | undefined,
   config: IndexConfig,
   read: { indexedAt: string; extractHtml: ExtractHtml },
-): Promise<Pending | "unchanged" | "skipped"> {
+): Promise<Pending | "unchanged" | Skip> {
   const info = await Deno.stat(path);
+  if (!info.isFile) return { skip: "not a regular file" };
   const mtime = info.mtime?.getTime() ?? 0;
   if (!config.force && known && known.mtime === mtime && known.size === info.size) {
     return "unchanged";
   }
-  if (info.size > config.maxFileBytes) return "skipped";
+  if (info.size > config.maxFileBytes) return { skip: `over ${config.maxFileBytes} bytes` };
   const bytes = await Deno.readFile(path);
+  if (looksBinary(bytes)) return { skip: "binary content" };
   const hash = sha256(bytes);
   const base = {
     path,
@@ -210,6 +244,13 @@ async function examine(
   if (!config.force && known && known.hash === hash) return { ...base, docs: undefined };
   const text = new TextDecoder().decode(bytes);
   return { ...base, docs: readFileDocuments(path, text, { source: config.source, ...read }) };
+}
+
+/** Counts a skipped file; `why` is `path: reason`. */
+function skipFile(counts: IndexCounts, why: string): void {
+  const at = why.lastIndexOf(": ");
+  counts.skipped++;
+  counts.skippedFiles.push({ path: why.slice(0, at), reason: why.slice(at + 2) });
 }
 
 function write(archive: Archive, batch: Pending[], counts: IndexCounts): void {
@@ -249,7 +290,7 @@ function write(archive: Archive, batch: Pending[], counts: IndexCounts): void {
       });
       states.push({ ...row, document_id: outcomes[0] ? Number(outcomes[0].id) : null });
       counts.documents += outcomes.filter((o) => o.status !== "unchanged").length;
-      if (file.docs.length === 0) counts.skipped++;
+      if (file.docs.length === 0) skipFile(counts, `${file.path}: no text`);
       else if (!file.known) counts.added++;
       else if (outcomes.some((o) => o.status !== "unchanged")) counts.updated++;
       else counts.unchanged++;

@@ -141,20 +141,27 @@ export const MIGRATIONS: readonly string[] = [
 
 /** Brings the archive up to the newest schema; a current archive is left as it is. */
 export function migrate(db: DatabaseSync): number {
-  const row = db.prepare("PRAGMA user_version").get() as { user_version: number } | undefined;
-  let version = row?.user_version ?? 0;
-  while (version < MIGRATIONS.length) {
-    db.exec("BEGIN IMMEDIATE");
-    try {
+  if (userVersion(db) >= MIGRATIONS.length) return userVersion(db);
+  // The version is read again under the write lock: processes opening a
+  // fresh archive at once would otherwise all see 0 and all create tables.
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    let version = userVersion(db);
+    while (version < MIGRATIONS.length) {
       db.exec(MIGRATIONS[version]!);
       version += 1;
       // PRAGMA takes no parameters; version is an integer we computed.
       db.exec(`PRAGMA user_version = ${version}`);
-      db.exec("COMMIT");
-    } catch (error) {
-      db.exec("ROLLBACK");
-      throw error;
     }
+    db.exec("COMMIT");
+    return version;
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
   }
-  return version;
+}
+
+function userVersion(db: DatabaseSync): number {
+  const row = db.prepare("PRAGMA user_version").get() as { user_version: number } | undefined;
+  return row?.user_version ?? 0;
 }

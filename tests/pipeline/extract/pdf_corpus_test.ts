@@ -46,8 +46,12 @@ class BoundedExtractor {
     try {
       const result = await new Promise<ExtractResult | "timeout">((resolve, reject) => {
         timer = setTimeout(() => resolve("timeout"), TIMEOUT_MS);
-        worker.onmessage = (e: MessageEvent<{ result?: ExtractResult; error?: string }>) =>
+        worker.onmessage = (
+          e: MessageEvent<{ result?: ExtractResult; error?: string; ready?: true }>,
+        ) => {
+          if (e.data.ready) return; // The worker says it has loaded; the answer follows.
           e.data.result ? resolve(e.data.result) : reject(new Error(e.data.error));
+        };
         worker.onerror = (e) => {
           e.preventDefault();
           reject(new Error(e.message));

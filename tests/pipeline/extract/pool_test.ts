@@ -49,3 +49,62 @@ Deno.test("a pool whose worker cannot start extracts inline instead of failing",
     pool.close();
   }
 });
+
+/** A page the parser cannot finish in any reasonable time once the depth bound is lifted. */
+const STUCK = "<html><body>" + "<div>".repeat(6_000) + "deep words ".repeat(40) + "</body></html>";
+
+Deno.test("a page that overruns its time comes back unreadable and its worker is replaced", async () => {
+  const pool = createExtractPool({ size: 1, timeoutMs: 1_500 });
+  try {
+    const started = performance.now();
+    const stuck = await pool.extract(STUCK, URL_OF_PAGE, { maxDepth: 1_000_000 });
+    const after = await pool.extract(PAGE, URL_OF_PAGE, {}, { timeoutMs: 60_000 });
+    assert.equal(stuck.status, "unreadable");
+    assert.match(stuck.reason ?? "", /longer than 1\.5s/);
+    // The stuck page ended at its bound, not when the parser gave up.
+    assert.ok(performance.now() - started < 20_000);
+    assert.deepEqual(after, extract(PAGE, URL_OF_PAGE, {}));
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("closing a pool answers the page in flight and stops its worker", async () => {
+  const pool = createExtractPool({ size: 1, timeoutMs: 60_000 });
+  const pending = pool.extract(STUCK, URL_OF_PAGE, { maxDepth: 1_000_000 });
+  await new Promise((r) => setTimeout(r, 300));
+  pool.close();
+  const result = await pending;
+  assert.equal(result.status, "unreadable");
+  assert.match(result.reason ?? "", /stopping/);
+});
+
+Deno.test("a cancelled read frees its worker at once", async () => {
+  const pool = createExtractPool({ size: 1, timeoutMs: 60_000 });
+  try {
+    const cancel = new AbortController();
+    const pending = pool.extract(STUCK, URL_OF_PAGE, { maxDepth: 1_000_000 }, {
+      signal: cancel.signal,
+    });
+    setTimeout(() => cancel.abort(), 200);
+    assert.equal((await pending).status, "unreadable");
+    const next = await pool.extract(PAGE, URL_OF_PAGE, {});
+    assert.equal(next.status, "ok");
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("a page waiting behind a stuck one ends within its own time", async () => {
+  const pool = createExtractPool({ size: 1, timeoutMs: 60_000 });
+  try {
+    await pool.extract(PAGE, URL_OF_PAGE, {}); // a loaded worker
+    const stuck = pool.extract(STUCK, URL_OF_PAGE, { maxDepth: 1_000_000 }, { timeoutMs: 3_000 });
+    const waiting = await pool.extract(PAGE, URL_OF_PAGE, {}, { timeoutMs: 500 });
+    assert.equal(waiting.status, "unreadable");
+    assert.match(waiting.reason ?? "", /no extraction worker was free within 0\.5s/);
+    assert.equal((await stuck).status, "unreadable");
+  } finally {
+    pool.close();
+  }
+});
