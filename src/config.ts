@@ -3,7 +3,6 @@
  * only module that reads the environment; everything else receives a Config.
  * @module
  */
-import { z } from "zod";
 import { QuarryError } from "./errors.ts";
 
 /** Every environment variable Quarry reads, with what it does (README lists them). */
@@ -214,25 +213,6 @@ export function readDuration(
 }
 
 /**
- * A duration field: text in, milliseconds out, bounds checked once where the
- * input is read. Every operation's duration option and every duration
- * variable goes through it.
- *
- * @example
- * ```ts
- * durationSchema().parse("2s"); // 2000
- * ```
- */
-export function durationSchema(bounds: DurationBounds = {}) {
-  return z.string().transform((text, ctx) => {
-    const read = readDuration(text, bounds);
-    if ("ms" in read) return read.ms;
-    ctx.addIssue({ code: "custom", message: `"${text}": ${read.error}` });
-    return z.NEVER;
-  });
-}
-
-/**
  * Parses a duration (see {@linkcode readDuration}); throws `BAD_INPUT` naming
  * `name` when it cannot.
  *
@@ -246,9 +226,10 @@ export function parseDuration(
   name = "duration",
   bounds: DurationBounds = {},
 ): number {
-  const parsed = durationSchema(bounds).safeParse(text);
-  if (parsed.success) return parsed.data;
-  throw new QuarryError("BAD_INPUT", `Cannot read ${name} ${parsed.error.issues[0]?.message}`, {
+  const read = readDuration(text, bounds);
+  if ("ms" in read) return read.ms;
+  // Kept out of zod: the entry point imports this module, and start-up loads no npm package.
+  throw new QuarryError("BAD_INPUT", `Cannot read ${name} "${text}": ${read.error}`, {
     suggestions: [`Write ${name} as a duration like 500ms, 8s, 15m, 1h or 2d, above zero`],
   });
 }

@@ -83,7 +83,8 @@ export function withWorkers(
         pool ??= start();
         return await (await pool).extract(body, url, extractOptions, call);
       },
-      indexRoots: [...context.config.indexRoots, ...(options.indexRoots ?? [])],
+      // Servers index only under their roots; the CLI (no roots given) anywhere its user can read.
+      ...(options.indexRoots === undefined ? {} : { indexRoots: options.indexRoots }),
     },
     async close() {
       closed = true;

@@ -48,7 +48,7 @@ export function serveExport(): Deno.ServeDefaultExport {
         app = createHttpApp({
           ops: OPERATIONS,
           // Lives as long as the process: `deno serve` has no shutdown hook to close it.
-          context: withWorkers(realContext(config)).context,
+          context: withWorkers(realContext(config), { indexRoots: config.indexRoots }).context,
           http: httpSettings(hostname, config.token),
           log: (line) => console.error(line),
         });

@@ -68,7 +68,8 @@ export function mcpCommand(deps: McpCommandDeps): ExtraCommand {
         .description("Serve MCP on stdio (for agent hosts: Claude, Cursor, …)")
         .action(async () => {
           // Pages are parsed in workers so protocol messages (cancel, ping) are read meanwhile.
-          const { context, close } = withWorkers(deps.context());
+          const base = deps.context();
+          const { context, close } = withWorkers(base, { indexRoots: base.config.indexRoots });
           try {
             await runStdioServer(deps.ops, context);
             setExit(0);

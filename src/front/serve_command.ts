@@ -85,7 +85,7 @@ export function serveCommand(deps: ServeCommandDeps): ExtraCommand {
         const options = serverOptions(opts, deps.config);
         // Pages are parsed in workers so the server keeps answering meanwhile.
         const { context, close } = withWorkers(deps.context(), {
-          indexRoots: (opts.index as string[] | undefined) ?? [],
+          indexRoots: [...deps.config.indexRoots, ...((opts.index as string[] | undefined) ?? [])],
         });
         const stop = new AbortController();
         let running: Promise<void>[] = [];

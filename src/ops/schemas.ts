@@ -4,7 +4,26 @@
  * @module
  */
 import { z } from "zod";
-import { type DurationBounds, durationSchema } from "../config.ts";
+import { type DurationBounds, readDuration } from "../config.ts";
+
+/**
+ * A duration field: text in, milliseconds out, bounds checked once where the
+ * input is read. Every operation's duration option and every duration
+ * variable goes through it.
+ *
+ * @example
+ * ```ts
+ * durationSchema().parse("2s"); // 2000
+ * ```
+ */
+export function durationSchema(bounds: DurationBounds = {}) {
+  return z.string().transform((text, ctx) => {
+    const read = readDuration(text, bounds);
+    if ("ms" in read) return read.ms;
+    ctx.addIssue({ code: "custom", message: `"${text}": ${read.error}` });
+    return z.NEVER;
+  });
+}
 
 /**
  * A duration such as `500ms`, `8s`, `15m` (a bare number is seconds), read
