@@ -6,6 +6,7 @@
 import type { Config } from "../config.ts";
 import type { OpContext } from "../ops/types.ts";
 import { systemResolveDns } from "../pipeline/guard.ts";
+import { type LazyBrowser, lazyBrowser } from "../pipeline/browser/lazy.ts";
 import { storesFor } from "../store/stores.ts";
 
 /** Sleeps `ms`, ending early (with a rejection) when the signal aborts. */
@@ -38,5 +39,19 @@ export function realContext(
     random: Math.random,
     stores: storesFor(config),
     progress,
+    ...(config.browser.url === undefined ? {} : { browser: browserOf(config, config.browser.url) }),
   };
+}
+
+/** The configured browser, connected on the first render; faces close it at exit. */
+function browserOf(config: Config, url: string): LazyBrowser {
+  return lazyBrowser({
+    browserUrl: url,
+    maxTabs: config.browser.tabs,
+    timeoutMs: config.browser.timeoutMs,
+    allowPrivateNetwork: config.allowPrivateNetwork,
+    resolveDns: systemResolveDns,
+    fetch: globalThis.fetch.bind(globalThis),
+    now: () => Date.now(),
+  });
 }

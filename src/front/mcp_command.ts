@@ -56,6 +56,7 @@ export function mcpCommand(deps: McpCommandDeps): ExtraCommand {
           } finally {
             pool.close();
             await context.stores.close();
+            await context.browser?.close();
           }
         });
     },

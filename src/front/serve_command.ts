@@ -91,6 +91,7 @@ export function serveCommand(deps: ServeCommandDeps): ExtraCommand {
           await Promise.allSettled(running);
           pool.close();
           await context.stores.close();
+          await context.browser?.close();
         }
       });
     },

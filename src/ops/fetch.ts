@@ -18,6 +18,8 @@ import {
   formatField,
   maxField,
   maxTokensField,
+  renderField,
+  requireBrowser,
   startField,
   timeoutField,
 } from "./schemas.ts";
@@ -41,6 +43,7 @@ const input = z.object({
   ),
   budget: budgetField,
   maxTokens: maxTokensField,
+  render: renderField,
 });
 
 /** One page of a `fetch` answer. */
@@ -64,6 +67,8 @@ export interface FetchedPage {
   archive_id?: string;
   /** Unchanged since it was archived (HTTP 304): the archived text was used. */
   revalidated?: boolean;
+  /** Read from the DOM a browser rendered. */
+  rendered?: boolean;
 }
 
 /** Cuts content to the requested window and says where the next one starts. */
@@ -96,6 +101,7 @@ export function toFetchedPage(page: PageRead, options: PageView): FetchedPage {
     ...(page.reason === undefined ? {} : { reason: page.reason }),
     ...(page.archiveId === undefined ? {} : { archive_id: page.archiveId }),
     ...(page.revalidated ? { revalidated: true } : {}),
+    ...(page.rendered ? { rendered: true } : {}),
   };
   const article = page.extracted?.article;
   if (!article) return base;
@@ -178,6 +184,7 @@ export const fetchOp = defineOp({
   async run(ctx, args): Promise<Envelope<FetchedPage>> {
     const started = ctx.now();
     const urls = args.urls.map((raw) => checkUrl(raw).href);
+    requireBrowser(ctx, args.render);
     const timeoutMs = args.timeout
       ? parseDuration(args.timeout, "--timeout")
       : ctx.config.timeoutMs;
@@ -187,6 +194,7 @@ export const fetchOp = defineOp({
       allowPrivateNetwork: ctx.config.allowPrivateNetwork,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
+      render: args.render,
     }, args.query);
     const results = pages.map((p) => toFetchedPage(p, args));
     const metadata = {

@@ -31,6 +31,8 @@ import {
   diagnosticsField,
   durationField,
   maxTokensField,
+  renderField,
+  requireBrowser,
   timeoutField,
 } from "./schemas.ts";
 import { defineOp, type OpContext } from "./types.ts";
@@ -67,6 +69,7 @@ const input = z.object({
   preferArchive: z.boolean().default(false).describe(
     "Put archived pages that answer the question well ahead of web results",
   ),
+  render: renderField,
   diagnostics: diagnosticsField,
 });
 
@@ -93,6 +96,7 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
         allowPrivateNetwork: ctx.config.allowPrivateNetwork,
         signal: ctx.signal,
         onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
+        render: args.render,
       }, args.query),
     excerpts: (article, query, budget) =>
       rankExcerpts(article.blocks, query, {
@@ -300,6 +304,7 @@ export const searchOp = defineOp({
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false },
   },
   async run(ctx, args) {
+    if (!args.local) requireBrowser(ctx, args.render);
     const ttlMs = args.ttl ? parseDuration(args.ttl, "--ttl") : ctx.config.cacheTtlMs;
     // A session changes the answer with every call, so it is never served from the cache.
     return await withCache(ctx, "search", args, {

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { Config } from "../config.ts";
 import type { ResolveDns } from "../pipeline/guard.ts";
 import type { ExtractFn } from "../pipeline/extract/pool.ts";
+import type { LazyBrowser } from "../pipeline/browser/lazy.ts";
 import type { Envelope } from "../envelope.ts";
 import type { Stores } from "../store/stores.ts";
 
@@ -27,6 +28,8 @@ export interface OpContext {
   signal?: AbortSignal;
   /** Extracts pages off the event loop (servers pass a worker pool); inline when absent. */
   extract?: ExtractFn;
+  /** The browser that renders JavaScript pages; absent when `QUARRY_BROWSER_URL` is unset. */
+  browser?: LazyBrowser;
 }
 
 /** MCP tool behaviour hints. */

@@ -21,6 +21,8 @@ export interface PageRead {
   archiveId?: string;
   /** The page was unchanged (HTTP 304) and its archived text was used. */
   revalidated?: boolean;
+  /** The content comes from the DOM a browser rendered (see `render_step.ts`). */
+  rendered?: boolean;
 }
 
 /** What reading needs from outside. */

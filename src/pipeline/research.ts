@@ -35,6 +35,8 @@ export interface ResearchResult {
   tokens?: number;
   archive_id?: string;
   published?: string | null;
+  /** Read from the DOM a browser rendered. */
+  rendered?: boolean;
 }
 
 /** What the engine chain answered. */
@@ -171,7 +173,10 @@ export async function research(
   const failed: ResearchResult[] = [];
   pages.forEach((page, i) => {
     const c = toRead[i]!;
-    const withId = page.archiveId === undefined ? {} : { archive_id: page.archiveId };
+    const withId = {
+      ...(page.archiveId === undefined ? {} : { archive_id: page.archiveId }),
+      ...(page.rendered ? { rendered: true } : {}),
+    };
     if (page.status !== "ok" || !page.extracted) {
       failed.push({ ...failedResult(page, c), ...withId });
       return;

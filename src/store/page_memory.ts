@@ -8,6 +8,7 @@ import type { OpContext } from "../ops/types.ts";
 import type { FetchOptions } from "../pipeline/fetch.ts";
 import { blocksFromMarkdown } from "../pipeline/extract/markdown_blocks.ts";
 import { extractAll, type PageRead } from "../pipeline/read.ts";
+import { renderAll, type RenderMode } from "../pipeline/render_step.ts";
 import { fetchAll } from "../pipeline/fetch.ts";
 import type { Article, FetchResult } from "../pipeline/types.ts";
 import type { Archive } from "./archive/archive.ts";
@@ -65,7 +66,7 @@ function archiveOne(
 export async function readRemembered(
   ctx: OpContext,
   urls: string[],
-  options: Partial<FetchOptions>,
+  options: Partial<FetchOptions> & { render?: RenderMode },
   query?: string,
 ): Promise<PageRead[]> {
   let records = new Map<string, PageRecord>();
@@ -93,7 +94,12 @@ export async function readRemembered(
   const lost = results.filter((r) => r.status === "not_modified" && !unchanged.has(r.url));
   const again = lost.length > 0 ? await fetchAll(lost.map((r) => r.url), options, ctx) : [];
   const final = results.map((first) => again.find((r) => r.url === first.url) ?? first);
-  const extracted = await extractAll(final, ctx);
+  const extracted = await renderAll(await extractAll(final, ctx), {
+    mode: options.render ?? "auto",
+    renderer: ctx.browser,
+    extract: ctx.extract,
+    signal: ctx.signal,
+  });
   const pages: PageRead[] = [];
   for (const [i, result] of final.entries()) {
     const doc = unchanged.get(result.url);

@@ -7,6 +7,7 @@
 import { apiRoutes } from "./web/apis.ts";
 import { engineRoutes } from "./web/engines.ts";
 import { pageRoutes } from "./web/pages.ts";
+import { renderRoutes } from "./web/render.ts";
 import { researchRoutes } from "./web/research.ts";
 
 /**
@@ -41,6 +42,7 @@ export const DEFAULT_ROUTES: Route[] = [
   ...apiRoutes,
   ...engineRoutes,
   ...researchRoutes,
+  ...renderRoutes,
 ];
 
 /**
