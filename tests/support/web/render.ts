@@ -11,9 +11,12 @@
  *   worker that fetches, a WebSocket, a redirect, and `file:`/`data:`/`chrome:`
  *   navigations. Tests count the requests that arrive at ORIGIN: none may.
  * - `worker.js?target=ORIGIN` is that worker.
+ * - `serp/html/` is a DuckDuckGo-shaped SERP (POST) listing two shells and
+ *   a static article: set `QUARRY_DDG_URL` to `<origin>/js/serp`.
  * @module
  */
 import type { Route } from "../fixture_web.ts";
+import { researchSerp } from "./research.ts";
 
 /** Sentences of the article a shell builds; tests look for them. */
 export function shellArticle(topic: string): { title: string; paragraphs: string[] } {
@@ -108,8 +111,22 @@ try { importScripts(${t} + "/imported.js"); } catch {}`,
   );
 }
 
+/** The shells the `/js/serp` SERP lists. */
+export const SHELL_TOPICS = ["ospreys", "grey herons"] as const;
+
 /** The `/js/…` routes. */
 export const renderRoutes: Route[] = [
+  (req, url, web) => {
+    if (url.pathname !== "/js/serp/html/" || req.method !== "POST") return undefined;
+    const entries = SHELL_TOPICS.map((topic) => ({
+      path: `/js/shell?topic=${encodeURIComponent(topic)}`,
+      title: `Field notes on ${topic}`,
+      snippet: `How many ${topic} pairs nested along the ridge, counted each spring.`,
+    }));
+    return new Response(researchSerp(web.origin, entries), {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+  },
   (_req, url, web) => {
     if (!url.pathname.startsWith("/js/")) return undefined;
     const name = url.pathname.slice("/js/".length);
