@@ -109,7 +109,7 @@ Deno.test("doctor fails with CAPTCHA when no engine of the chain can search, and
     if (env.success) return;
     assert.equal(env.error.code, "CAPTCHA");
     assert.equal(env.error.suggestions[0], "google answers: try --engine google");
-    assert.equal(byName(env).size, 12, "the lines are still reported");
+    assert.equal(byName(env).size, 13, "the lines are still reported");
   } finally {
     await test.close();
     await web.close();
