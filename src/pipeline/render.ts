@@ -22,7 +22,7 @@ export interface RendererOptions extends GuardOptions {
   browserUrl: string;
   /** Most tabs open at once. @default 4 */
   maxTabs?: number;
-  /** Default timeout of one render, waiting for a tab included. @default 15000 */
+  /** Default timeout of one render in its tab (the wait for a tab may last 4 times as long). @default 15000 */
   timeoutMs?: number;
   /** Largest rendered DOM kept, in characters. @default 10_000_000 */
   maxHtmlChars?: number;
@@ -52,6 +52,8 @@ export const DEFAULT_RENDER = { maxTabs: 4, timeoutMs: 15_000, maxHtmlChars: 10_
 const CONNECT_TIMEOUT_MS = 5000;
 /** Part of a render's time kept for taking the DOM after the wait for `load`. */
 const SNAPSHOT_RESERVE = 0.15;
+/** The wait for a free tab may last this many render timeouts. */
+const QUEUE_TIMEOUTS = 4;
 /** Longest wait after `load` for the scripts' own requests to finish. */
 const SETTLE_MS = 2000;
 
@@ -156,26 +158,36 @@ export function openRenderer(options: RendererOptions): BrowserRenderer {
   ): Promise<RenderOutcome> {
     const started = options.now();
     const timeoutMs = opts.timeoutMs ?? options.timeoutMs ?? DEFAULT_RENDER.timeoutMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    // The wait for a free tab has its own bound, so pages queued behind slow
+    // ones are not failed for time they never had in a tab.
+    const queued = AbortSignal.timeout(timeoutMs * QUEUE_TIMEOUTS);
+    let timeout = queued;
     const elapsed = () => options.now() - started;
     let release = () => {};
     try {
       const refused = await mainGuard(url, guard);
       if (refused) return { ...refused, elapsedMs: elapsed() };
-      release = await slots.acquire(signal);
+      release = await slots.acquire(opts.signal ? AbortSignal.any([opts.signal, queued]) : queued);
+      timeout = AbortSignal.timeout(timeoutMs);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+      const inTab = options.now();
       const conn = await connect();
       return await renderInTab(conn, url, {
         guard,
         signal,
-        loadDeadline: started + timeoutMs * (1 - SNAPSHOT_RESERVE),
+        loadDeadline: inTab + timeoutMs * (1 - SNAPSHOT_RESERVE),
         settleMs: SETTLE_MS,
         maxHtmlChars: options.maxHtmlChars ?? DEFAULT_RENDER.maxHtmlChars,
         now: options.now,
       });
     } catch (error) {
       if (timeout.aborted) {
-        return failure("timeout", `no rendered page within ${timeoutMs} ms`, elapsed());
+        const what = timeout === queued ? "no free browser tab" : "no rendered page";
+        return failure(
+          "timeout",
+          `${what} within ${timeout === queued ? timeoutMs * QUEUE_TIMEOUTS : timeoutMs} ms`,
+          elapsed(),
+        );
       }
       if (opts.signal?.aborted) return failure("timeout", "cancelled", elapsed());
       const why = error instanceof Error ? error.message : String(error);

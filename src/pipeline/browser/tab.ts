@@ -23,6 +23,8 @@ export interface TabOptions {
   now: () => number;
 }
 
+/** No request for this long after `load` and the page is taken as written. */
+const QUIET_MS = 250;
 /** How long disposing a context may take before the render stops waiting. */
 const DISPOSE_TIMEOUT_MS = 5000;
 const SNAPSHOT =
@@ -89,6 +91,9 @@ class TabWatch {
   readonly sessions = new Set<string>();
   /** Lifecycle events of the main frame: `${loaderId}:${name}`. */
   readonly lifecycle = new Set<string>();
+  /** Requests of the tab and its frames still in flight, and when the last one came or went. */
+  readonly inflight = new Set<string>();
+  lastActivity = 0;
   mainRefusal: string | undefined;
   httpStatus: number | undefined;
   #waiters: (() => void)[] = [];
@@ -97,6 +102,7 @@ class TabWatch {
     readonly conn: CdpConnection,
     readonly targetId: string,
     readonly guard: RequestGuard,
+    readonly now: () => number,
   ) {}
 
   handle(event: CdpEvent): void {
@@ -115,6 +121,15 @@ class TabWatch {
           this.lifecycle.add(`${p.loaderId}:${p.name}`);
           this.#wake();
         }
+        break;
+      case "Network.requestWillBeSent":
+        this.inflight.add(`${session}:${p.requestId}`);
+        this.#touch();
+        break;
+      case "Network.loadingFinished":
+      case "Network.loadingFailed":
+        this.inflight.delete(`${session}:${p.requestId}`);
+        this.#touch();
         break;
       case "Network.responseReceived": {
         const response = p.response as { status?: number } | undefined;
@@ -141,19 +156,41 @@ class TabWatch {
     return true;
   }
 
+  /**
+   * Resolves true once no request has been in flight for `quietMs` (the
+   * page's scripts have fetched and written what they fetch), false at `until`.
+   */
+  async waitQuiet(quietMs: number, until: number, options: TabOptions): Promise<boolean> {
+    for (;;) {
+      const now = options.now();
+      const quietFor = now - this.lastActivity;
+      if (this.inflight.size === 0 && quietFor >= quietMs) return true;
+      if (now >= until) return false;
+      const next = this.inflight.size === 0 ? quietMs - quietFor : until - now;
+      await delay(Math.max(1, Math.min(next, until - now)), options.signal, (wake) => {
+        this.#waiters.push(wake);
+      });
+    }
+  }
+
   /** Guards a session: interception on, WebSockets blocked, children paused until guarded. */
   async guardSession(session: string): Promise<void> {
     this.sessions.add(session);
     const send = (method: string, params: Record<string, unknown> = {}) =>
       this.conn.send(method, params, session);
-    await send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] });
-    await send("Network.enable").catch(() => {}); // Not every target type has a network agent.
-    await send("Network.setBlockedURLs", { urls: BLOCKED_URL_PATTERNS }).catch(() => {});
-    await send("Target.setAutoAttach", {
-      autoAttach: true,
-      waitForDebuggerOnStart: true,
-      flatten: true,
-    }).catch(() => {});
+    // Sent together (the browser runs them in order); only interception is required.
+    const optional = () => {}; // Not every target type has a network agent or children.
+    await Promise.all([
+      send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] }),
+      send("Network.enable").catch(optional),
+      send("Network.setBlockedURLs", { urls: BLOCKED_URL_PATTERNS }).catch(optional),
+      send("Target.setAutoAttach", {
+        autoAttach: true,
+        waitForDebuggerOnStart: true,
+        flatten: true,
+      })
+        .catch(optional),
+    ]);
   }
 
   /**
@@ -187,6 +224,11 @@ class TabWatch {
     const errorReason = resourceType === "Document" ? "Aborted" : "BlockedByClient";
     await this.conn.send("Fetch.failRequest", { requestId: p.requestId, errorReason }, session)
       .catch(() => {});
+  }
+
+  #touch(): void {
+    this.lastActivity = this.now();
+    this.#wake();
   }
 
   #wake(): void {
@@ -223,7 +265,7 @@ export async function renderInTab(
       }),
       signal,
     );
-    const watch = new TabWatch(conn, targetId, options.guard);
+    const watch = new TabWatch(conn, targetId, options.guard, options.now);
     stop = conn.on((e) => watch.handle(e));
     const { sessionId } = await untilAborted(
       conn.send<{ sessionId: string }>("Target.attachToTarget", { targetId, flatten: true }),
@@ -231,10 +273,12 @@ export async function renderInTab(
     );
     const send = <T = Record<string, unknown>>(method: string, params = {}) =>
       untilAborted(conn.send<T>(method, params, sessionId), signal);
-    await untilAborted(watch.guardSession(sessionId), signal);
-    await send("Page.enable");
-    await send("Page.addScriptToEvaluateOnNewDocument", { source: DISARM, runImmediately: true });
-    await send("Page.setLifecycleEventsEnabled", { enabled: true });
+    await Promise.all([
+      untilAborted(watch.guardSession(sessionId), signal),
+      send("Page.enable"),
+      send("Page.addScriptToEvaluateOnNewDocument", { source: DISARM, runImmediately: true }),
+      send("Page.setLifecycleEventsEnabled", { enabled: true }),
+    ]);
     const nav = await send<{ loaderId?: string; errorText?: string }>("Page.navigate", { url });
     const elapsed = () => options.now() - started;
     if (nav.errorText || nav.loaderId === undefined) {
@@ -260,7 +304,7 @@ export async function renderInTab(
     }
     if (loaded) {
       const settle = Math.min(options.loadDeadline, options.now() + options.settleMs);
-      await watch.waitFor(loader, "networkAlmostIdle", settle, options);
+      await watch.waitQuiet(QUIET_MS, settle, options);
     }
     const snap = await send<{ result: { value?: { html: string; url: string } } }>(
       "Runtime.evaluate",
