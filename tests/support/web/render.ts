@@ -96,6 +96,9 @@ const font = new FontFace("x", "url(" + T + "/font.woff2)"); font.load().catch((
 const css = document.createElement("link"); css.rel = "stylesheet"; css.href = T + "/style.css";
 document.head.append(css);
 const video = document.createElement("video"); video.src = T + "/video.mp4"; document.body.append(video);
+try { window.open(T + "/popup"); } catch {}
+const form = document.createElement("form"); form.method = "POST"; form.action = T + "/form";
+form.target = "_blank"; document.body.append(form); try { form.submit(); } catch {}
 setTimeout(() => { location.href = T + "/navigated"; }, 300);
 </script>`;
   return page(body);
