@@ -138,12 +138,15 @@ Deno.test({
           },
         ),
       );
-      const ok = outcomes.filter((o) => o.ok).length;
-      const timeouts = outcomes.filter((o) => !o.ok && o.status === "timeout").length;
-      assert.ok(renderer.peakTabs <= 4, `peak ${renderer.peakTabs}`);
+      const hanging = (i: number) => i % 10 === 3 || i % 10 === 7;
       assert.equal(outcomes.length, 50);
-      assert.ok(timeouts >= 10, `timeouts ${timeouts}`);
-      assert.ok(ok >= 10, `ok ${ok}`);
+      assert.ok(renderer.peakTabs <= 4, `peak ${renderer.peakTabs}`);
+      outcomes.forEach((o, i) => {
+        if (hanging(i)) assert.equal(!o.ok && o.status, "timeout", urls[i]);
+        // A shell renders, or, on a loaded machine, times out waiting: nothing else.
+        else assert.ok(o.ok || o.status === "timeout", `${urls[i]}: ${JSON.stringify(o)}`);
+      });
+      assert.ok(outcomes.some((o) => o.ok), "some shells rendered");
       const last = outcomes[49]!;
       assert.equal(!last.ok && last.reason, "cancelled");
       assert.equal((await openTabs(browser!)).length, before);
