@@ -56,10 +56,15 @@ async function launch(binary: string): Promise<TestBrowser> {
     } catch {
       // Already gone.
     }
-    try {
-      Deno.removeSync(profile, { recursive: true });
-    } catch {
-      // Best effort.
+    // The browser's helpers may still be writing for a moment after the kill.
+    for (let tries = 0; tries < 20; tries++) {
+      try {
+        Deno.removeSync(profile, { recursive: true });
+        return;
+      } catch {
+        const until = Date.now() + 50;
+        while (Date.now() < until) { /* an unload handler cannot await */ }
+      }
     }
   });
   const deadline = Date.now() + START_TIMEOUT_MS;
