@@ -71,6 +71,8 @@ Deno.test({
       assert.match(outcome.html, /counted 412 nesting pairs/);
       // The page's own worker and redirects did load from the fixture web…
       assert.ok(web.requests.some((r) => r.startsWith("/js/worker.js")), web.requests.join(" "));
+      // The worker ran (it reached the fixture web), so its refused requests were really tried.
+      assert.ok(web.requests.includes("/js/worker-ping"), web.requests.join(" "));
       assert.ok(web.requests.some((r) => r.startsWith("/fault/redirect-to")));
       // …and nothing of it arrived at the private target.
       await new Promise((resolve) => setTimeout(resolve, 300));

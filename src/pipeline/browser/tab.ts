@@ -7,6 +7,7 @@
  */
 import type { CdpConnection } from "./cdp.ts";
 import type { RequestGuard } from "./policy.ts";
+import { PAGE_DISARM } from "./disarm.ts";
 import { TabWatch, untilAborted } from "./watch.ts";
 import type { RenderOutcome } from "../render_step.ts";
 
@@ -30,24 +31,6 @@ const QUIET_MS = 250;
 const DISPOSE_TIMEOUT_MS = 5000;
 const SNAPSHOT =
   "({html: document.documentElement ? document.documentElement.outerHTML : '', url: location.href})";
-
-/**
- * Run in every document before its own scripts: the ways out of the page
- * that the `Fetch` domain cannot pause. WebSocket handshakes are never
- * paused, and shared and service workers are targets of their own that a
- * tab's auto-attach does not reach. Reading a page needs none of them.
- */
-const DISARM = `(() => {
-  for (const name of ["WebSocket", "WebSocketStream", "SharedWorker", "WebTransport", "RTCPeerConnection"]) {
-    try { delete globalThis[name]; } catch {}
-  }
-  try {
-    Object.defineProperty(Navigator.prototype, "serviceWorker", { get() { return undefined; } });
-  } catch {}
-  // A popup is a new tab outside this tab's auto-attach; Chromium's popup
-  // blocker stops those without a user gesture, and there is no user here.
-  try { globalThis.open = () => null; } catch {}
-})();`;
 
 /**
  * Renders `url` in a new tab of its own browser context and returns the DOM
@@ -87,7 +70,7 @@ export async function renderInTab(
     await Promise.all([
       untilAborted(watch.guardSession(sessionId), signal),
       send("Page.enable"),
-      send("Page.addScriptToEvaluateOnNewDocument", { source: DISARM, runImmediately: true }),
+      send("Page.addScriptToEvaluateOnNewDocument", { source: PAGE_DISARM, runImmediately: true }),
       send("Page.setLifecycleEventsEnabled", { enabled: true }),
     ]);
     const nav = await send<{ loaderId?: string; errorText?: string }>("Page.navigate", { url });

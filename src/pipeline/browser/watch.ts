@@ -5,6 +5,7 @@
  * @module
  */
 import type { CdpConnection, CdpEvent } from "./cdp.ts";
+import { WORKER_DISARM } from "./disarm.ts";
 import { BLOCKED_URL_PATTERNS, decide, type RequestGuard } from "./policy.ts";
 
 /** The clock and the signal a wait obeys. */
@@ -81,9 +82,11 @@ export class TabWatch {
       case "Fetch.requestPaused":
         void this.#decide(session, p);
         break;
-      case "Target.attachedToTarget":
-        void this.#adopt(String(p.sessionId));
+      case "Target.attachedToTarget": {
+        const info = p.targetInfo as { type?: string } | undefined;
+        void this.#adopt(String(p.sessionId), info?.type ?? "other");
         break;
+      }
       case "Page.lifecycleEvent":
         if (p.frameId === this.targetId) {
           this.lifecycle.add(`${p.loaderId}:${p.name}`);
@@ -162,15 +165,27 @@ export class TabWatch {
   }
 
   /**
-   * Guards a target the tab started (frame, worker) before it runs. One whose
-   * requests cannot be intercepted is left paused: it never runs, so it
-   * never requests anything (fail closed); the context's disposal ends it.
+   * Guards a target the tab started (frame, worker) before it runs. A frame
+   * gets interception of its own; a dedicated worker, which has no `Fetch`
+   * domain, is disarmed instead (see `disarm.ts`). One that can be neither
+   * is left paused: it never runs, so it never requests anything (fail
+   * closed); the context's disposal ends it.
    */
-  async #adopt(child: string): Promise<void> {
+  async #adopt(child: string, type: string): Promise<void> {
+    this.sessions.add(child);
     try {
-      await this.guardSession(child);
+      if (type === "worker") {
+        const done = await this.conn.send<{ result?: { value?: unknown } }>(
+          "Runtime.evaluate",
+          { expression: WORKER_DISARM, returnByValue: true },
+          child,
+        );
+        if (done.result?.value !== true) return;
+      } else {
+        await this.guardSession(child);
+      }
     } catch {
-      return; // e.g. a dedicated worker, which has no Fetch domain: it stays paused.
+      return;
     }
     await this.conn.send("Runtime.runIfWaitingForDebugger", {}, child).catch(() => {});
   }

@@ -107,7 +107,9 @@ setTimeout(() => { location.href = T + "/navigated"; }, 300);
 function worker(target: string): Response {
   const t = JSON.stringify(target);
   return new Response(
-    `fetch(${t} + "/from-worker").catch(() => {});
+    `fetch("/js/worker-ping").catch(() => {});
+fetch(${t} + "/from-worker").catch(() => {});
+try { new Worker("/js/worker.js?target=" + encodeURIComponent(${t}) + "&nested=1"); } catch {}
 try { new WebSocket(${t}.replace("http", "ws") + "/worker-socket"); } catch {}
 try { importScripts(${t} + "/imported.js"); } catch {}`,
     { headers: { "content-type": "text/javascript" } },
