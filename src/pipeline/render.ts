@@ -130,7 +130,6 @@ function failure(status: "timeout" | "http_error", reason: string, elapsedMs: nu
 
 /** Opens a renderer; the browser is connected on the first render and again after a drop. */
 export function openRenderer(options: RendererOptions): BrowserRenderer {
-  const guard = requestGuard(options);
   const slots = new TabSlots(options.maxTabs ?? DEFAULT_RENDER.maxTabs);
   let connection: Promise<CdpConnection> | undefined;
   let closed = false;
@@ -164,6 +163,7 @@ export function openRenderer(options: RendererOptions): BrowserRenderer {
     let timeout = queued;
     const elapsed = () => options.now() - started;
     let release = () => {};
+    const guard = requestGuard({ ...options, cache: new Map() });
     try {
       const refused = await mainGuard(url, guard);
       if (refused) return { ...refused, elapsedMs: elapsed() };

@@ -33,6 +33,11 @@ export interface GuardOptions {
    * @default []
    */
   allowOrigins?: readonly string[];
+  /**
+   * Verdicts by host for the length of one render, so a page's hundred
+   * requests to its own host cost one DNS lookup.
+   */
+  cache?: Map<string, Promise<GuardResult>>;
 }
 
 /**
@@ -52,7 +57,14 @@ export function requestGuard(options: GuardOptions): RequestGuard {
       };
     }
     if (options.allowPrivateNetwork || allowed.has(url.origin)) return { ok: true };
-    return await guardHost(url, options.resolveDns);
+    const cache = options.cache;
+    if (!cache) return await guardHost(url, options.resolveDns);
+    let verdict = cache.get(url.hostname);
+    if (!verdict) {
+      verdict = guardHost(url, options.resolveDns);
+      cache.set(url.hostname, verdict);
+    }
+    return await verdict;
   };
 }
 

@@ -53,3 +53,21 @@ Deno.test("requestGuard() with private networks allowed still refuses non-http(s
   assert.equal((await guard(new URL("file:///etc/passwd"))).ok, false);
   assert.equal((await guard(new URL("javascript:alert(1)"))).ok, false);
 });
+
+Deno.test("requestGuard() with a cache asks DNS once per host", async () => {
+  const asked: string[] = [];
+  const guard = requestGuard({
+    allowPrivateNetwork: false,
+    resolveDns: (host) => {
+      asked.push(host);
+      return publicDns(host);
+    },
+    cache: new Map(),
+  });
+  for (const path of ["/a", "/b.js", "/c.css"]) {
+    assert.equal((await guard(new URL(`https://example.com${path}`))).ok, true);
+  }
+  assert.equal((await guard(new URL("https://inside.example/x"))).ok, false);
+  assert.equal((await guard(new URL("https://inside.example/y"))).ok, false);
+  assert.deepEqual(asked, ["example.com", "inside.example"]);
+});
