@@ -178,3 +178,22 @@ Deno.test({
     await renderer.close();
   },
 });
+
+Deno.test({
+  name: "render: a DOM over the size bound is too_large, and the tab is closed",
+  ignore,
+  async fn() {
+    const web = await startFixtureWeb();
+    const before = (await openTabs(browser!)).length;
+    const renderer = openRenderer(options(web.origin, { maxHtmlChars: 500 }));
+    try {
+      const outcome = await renderer.render(`${web.origin}/js/shell?topic=ospreys`);
+      assert.equal(!outcome.ok && outcome.status, "too_large");
+      assert.match(!outcome.ok ? outcome.reason : "", /over 500/);
+      assert.equal((await openTabs(browser!)).length, before);
+    } finally {
+      await renderer.close();
+      await web.close();
+    }
+  },
+});

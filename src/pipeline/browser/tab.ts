@@ -29,8 +29,11 @@ export interface TabOptions {
 const QUIET_MS = 250;
 /** How long disposing a context may take before the render stops waiting. */
 const DISPOSE_TIMEOUT_MS = 5000;
-const SNAPSHOT =
-  "({html: document.documentElement ? document.documentElement.outerHTML : '', url: location.href})";
+/** The DOM as the scripts left it, or only its size when it is over `max` (not sent over). */
+function snapshot(max: number): string {
+  return `(() => { const html = document.documentElement ? document.documentElement.outerHTML : "";
+    return { size: html.length, html: html.length > ${max} ? "" : html, url: location.href }; })()`;
+}
 
 /**
  * Renders `url` in a new tab of its own browser context and returns the DOM
@@ -100,20 +103,20 @@ export async function renderInTab(
       const settle = Math.min(options.loadDeadline, options.now() + options.settleMs);
       await watch.waitQuiet(QUIET_MS, settle, options);
     }
-    const snap = await send<{ result: { value?: { html: string; url: string } } }>(
+    const snap = await send<{ result: { value?: { size: number; html: string; url: string } } }>(
       "Runtime.evaluate",
-      { expression: SNAPSHOT, returnByValue: true },
+      { expression: snapshot(options.maxHtmlChars), returnByValue: true },
     );
-    const value = snap.result.value ?? { html: "", url };
+    const value = snap.result.value ?? { size: 0, html: "", url };
     const status = watch.httpStatus;
     if (status !== undefined && status >= 400) {
       return { ok: false, status: "http_error", reason: `HTTP ${status}`, elapsedMs: elapsed() };
     }
-    if (value.html.length > options.maxHtmlChars) {
+    if (value.size > options.maxHtmlChars) {
       return {
         ok: false,
         status: "too_large",
-        reason: `rendered DOM over ${options.maxHtmlChars} characters`,
+        reason: `rendered DOM of ${value.size} characters, over ${options.maxHtmlChars}`,
         elapsedMs: elapsed(),
       };
     }
