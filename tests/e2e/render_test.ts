@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { startFixtureWeb } from "../support/fixture_web.ts";
-import { runQuarry } from "../support/run_quarry.ts";
-import { testBrowser } from "../support/browser.ts";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { quarryCommand, runQuarry, tempHome } from "../support/run_quarry.ts";
+import { openTabs, testBrowser } from "../support/browser.ts";
 
 const browser = await testBrowser();
 const ignore = browser === undefined;
@@ -112,5 +116,44 @@ Deno.test({
     const downCheck = (down.json as { results: { name: string; status: string }[] }).results
       .find((c) => c.name === "browser");
     assert.equal(downCheck?.status, "error");
+  },
+});
+
+Deno.test({
+  name: "quarry mcp: fetch_page takes render, returns rendered pages, and leaves no tab behind",
+  ignore,
+  async fn() {
+    const web = await startFixtureWeb();
+    const before = (await openTabs(browser!)).length;
+    const spec = quarryCommand(["mcp"], await tempHome(), { QUARRY_BROWSER_URL: browser!.url });
+    const transport = new StdioClientTransport({
+      command: spec.command,
+      args: spec.args,
+      cwd: spec.cwd,
+      env: spec.env,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "e2e-render", version: "0" });
+    try {
+      await client.connect(transport);
+      const url = `${web.origin}/js/shell?topic=ospreys`;
+      const result = await client.callTool({
+        name: "fetch_page",
+        arguments: { urls: [url], render: "always", query: "how many osprey pairs nested" },
+      }) as { isError?: boolean; structuredContent?: { results: Page[] } };
+      assert.notEqual(result.isError, true);
+      const page = result.structuredContent!.results[0]!;
+      assert.equal(page.rendered, true);
+      assert.match(page.excerpts!.map((e) => e.text).join(" "), /412 nesting pairs/);
+      const bad = await client.callTool({
+        name: "fetch_page",
+        arguments: { urls: [url], render: "sometimes" },
+      }) as { isError?: boolean };
+      assert.equal(bad.isError, true);
+    } finally {
+      await client.close();
+      await web.close();
+    }
+    assert.equal((await openTabs(browser!)).length, before);
   },
 });
