@@ -293,7 +293,8 @@ export const searchOp = defineOp({
     "question, ranked, within a character or token budget (max_tokens). Use it for questions " +
     "that need current or sourced information. Results carry url, title, relevance and " +
     "excerpts; failed pages carry a status and reason. Answers are cached (24 h by default); " +
-    "pass a session key to avoid receiving the same page twice.",
+    "pass a session key to avoid receiving the same page twice. Pages built by JavaScript are " +
+    "rendered in a headless browser when one is configured (render).",
   input,
   positionals: [{ field: "query" }],
   short: { count: "n", force: "f" },
