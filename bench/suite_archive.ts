@@ -10,6 +10,7 @@ import { DatabaseSync } from "node:sqlite";
 import process from "node:process";
 import { Archive } from "../src/store/archive/archive.ts";
 import { indexFolders } from "../src/store/archive/indexer.ts";
+import { extract } from "../src/pipeline/extract/mod.ts";
 import type { BenchContext, BenchRow, BenchSection } from "./types.ts";
 
 /** nDCG@10 the issue asks for through the archive. */
@@ -153,7 +154,11 @@ async function scifactSection(ctx: BenchContext, dir: string): Promise<BenchSect
     );
     const archive = Archive.open(`${tmp}/archive.db`);
     const started = performance.now();
-    const counts = await indexFolders([`${tmp}/docs`], { archive, now: () => Date.now() });
+    const counts = await indexFolders([`${tmp}/docs`], {
+      archive,
+      extractHtml: (html, url) => extract(html, url).article,
+      now: () => Date.now(),
+    });
     const indexSeconds = (performance.now() - started) / 1000;
     const search = (q: string) =>
       archive.search(q, { limit: K }).hits.map((h) => ({ id: docIdOf(h.path), score: h.score }));

@@ -19,10 +19,8 @@
  * @module
  */
 import { decodeBody } from "../src/pipeline/charset.ts";
-import { fetchAll } from "../src/pipeline/fetch.ts";
-import { extractAll, type PageRead } from "../src/pipeline/read.ts";
+import { type PageRead, readPages } from "../src/pipeline/read.ts";
 import { openRenderer } from "../src/pipeline/render.ts";
-import { renderAll } from "../src/pipeline/render_step.ts";
 import { rankExcerpts } from "../src/pipeline/rank/excerpts.ts";
 import { systemResolveDns } from "../src/pipeline/guard.ts";
 import { testBrowser } from "../tests/support/browser.ts";
@@ -120,16 +118,19 @@ async function loadPages(corpora: string, quick: boolean) {
   return { qa, pages, snippets };
 }
 
-/** Reads URLs the way `fetch` does: fetch, extract, render step (auto), timed. */
+/** Reads URLs the way `fetch` does (`readPages`: fetch, extract, render step, auto), timed. */
 async function read(urls: string[], renderer: ReturnType<typeof openRenderer> | undefined) {
   const deps = {
     fetch: globalThis.fetch,
     resolveDns: systemResolveDns,
     now: () => Date.now(),
+    renderer,
   };
   const started = performance.now();
-  const fetched = await fetchAll(urls, { allowPrivateNetwork: true, timeoutMs: 20_000 }, deps);
-  const pages = await renderAll(await extractAll(fetched, {}), { mode: "auto", renderer });
+  const pages = await readPages(urls, {
+    fetch: { allowPrivateNetwork: true, timeoutMs: 20_000 },
+    render: "auto",
+  }, deps);
   return { pages, ms: performance.now() - started };
 }
 

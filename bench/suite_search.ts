@@ -7,6 +7,7 @@
  * @module
  */
 import type { BenchContext, BenchSection } from "./types.ts";
+import { runRealPages } from "./search_real_pages.ts";
 
 const PAGE_DELAYS_MS = [100, 200, 300, 400, 500, 600, 700, 800, 900, 850];
 const TIMEOUT = "2s";
@@ -55,7 +56,11 @@ function median(values: number[]): number {
 }
 
 /** Runs the timing benchmark. */
-export async function run_(ctx: BenchContext): Promise<BenchSection> {
+export async function run_(ctx: BenchContext): Promise<BenchSection[]> {
+  return [await runTiming(ctx), await runRealPages(ctx)];
+}
+
+async function runTiming(ctx: BenchContext): Promise<BenchSection> {
   const servers: Deno.HttpServer[] = [];
   const hang = new AbortController();
   const urls: string[] = [];

@@ -16,7 +16,13 @@ export const ENV_VARS = {
   QUARRY_ALLOW_PRIVATE_NETWORK: "1 lets Quarry fetch loopback and private addresses",
   QUARRY_RATE_LIMIT: "Delay between two requests to one search engine (default 1s)",
   QUARRY_ENGINES: "Engine chain, comma-separated",
-  QUARRY_COOLDOWN: "How long a blocked engine is skipped (default 15m)",
+  QUARRY_COOLDOWN:
+    "How long a first block cools an engine down; repeated blocks double it (default 1m)",
+  QUARRY_COOLDOWN_MAX: "Longest cool-down of an engine blocked again and again (default 30m)",
+  QUARRY_HEDGE_DELAY:
+    "How long the chain waits on a silent engine before asking the next too (default 1.5s)",
+  QUARRY_FUSION:
+    "Ask this many engines at once and merge their results by rank fusion (default 0: off)",
   QUARRY_CACHE_TTL: "Time to live of cached answers (default 24h)",
   QUARRY_BLOCKED_DOMAINS: "Extra domains never fetched by search, comma-separated",
   QUARRY_DDG_URL: "DuckDuckGo HTML endpoint base URL",
@@ -24,6 +30,9 @@ export const ENV_VARS = {
   QUARRY_BING_URL: "Bing base URL",
   QUARRY_MOJEEK_URL: "Mojeek base URL",
   QUARRY_GOOGLE_URL: "Google base URL",
+  QUARRY_STARTPAGE_URL: "Startpage base URL",
+  QUARRY_BRAVE_HTML_URL: "Brave Search HTML page base URL",
+  QUARRY_WIKIPEDIA_URL: "Wikipedia base URL; {lang} is replaced by the --region language",
   SEARXNG_URL: "SearXNG instance base URL (JSON format must be enabled)",
   QUARRY_BRAVE_URL: "Brave Search API base URL",
   QUARRY_EXA_URL: "Exa API base URL",
@@ -56,6 +65,9 @@ export interface ServiceUrls {
   bing: string;
   mojeek: string;
   google: string;
+  startpage: string;
+  braveHtml: string;
+  wikipedia: string;
   searxng: string | undefined;
   brave: string;
   exa: string;
@@ -89,6 +101,10 @@ export interface Config {
   rateLimitMs: number;
   engines: string[] | undefined;
   cooldownMs: number;
+  cooldownMaxMs: number;
+  hedgeDelayMs: number;
+  /** Engines asked at once for rank fusion; 0 or 1 is the hedged chain. */
+  fusion: number;
   cacheTtlMs: number;
   blockedDomains: string[];
   urls: ServiceUrls;
@@ -173,6 +189,20 @@ function browserConfig(env: Env): BrowserConfig {
   };
 }
 
+/** Most engines rank fusion asks at once. */
+export const MAX_FUSION = 8;
+
+function parseFusion(text: string | undefined): number {
+  if (text === undefined || text.trim() === "") return 0;
+  const k = Number(text);
+  if (!Number.isInteger(k) || k < 0 || k > MAX_FUSION) {
+    throw new QuarryError("BAD_INPUT", `QUARRY_FUSION "${text}" is not an engine count`, {
+      suggestions: [`Set QUARRY_FUSION to a whole number from 0 (off) to ${MAX_FUSION}`],
+    });
+  }
+  return k;
+}
+
 /** Builds a Config from an environment snapshot. Pure: tests pass their own env. */
 export function configFromEnv(env: Env): Config {
   const port = Number(env.QUARRY_PORT ?? "8080");
@@ -190,7 +220,10 @@ export function configFromEnv(env: Env): Config {
       env.QUARRY_ALLOW_PRIVATE_NETWORK === "true",
     rateLimitMs: parseDuration(env.QUARRY_RATE_LIMIT ?? "1s", "QUARRY_RATE_LIMIT"),
     engines: list(env.QUARRY_ENGINES),
-    cooldownMs: parseDuration(env.QUARRY_COOLDOWN ?? "15m", "QUARRY_COOLDOWN"),
+    cooldownMs: parseDuration(env.QUARRY_COOLDOWN ?? "1m", "QUARRY_COOLDOWN"),
+    cooldownMaxMs: parseDuration(env.QUARRY_COOLDOWN_MAX ?? "30m", "QUARRY_COOLDOWN_MAX"),
+    hedgeDelayMs: parseDuration(env.QUARRY_HEDGE_DELAY ?? "1.5s", "QUARRY_HEDGE_DELAY"),
+    fusion: parseFusion(env.QUARRY_FUSION),
     cacheTtlMs: parseDuration(env.QUARRY_CACHE_TTL ?? "24h", "QUARRY_CACHE_TTL"),
     blockedDomains: list(env.QUARRY_BLOCKED_DOMAINS) ?? [],
     urls: {
@@ -199,6 +232,9 @@ export function configFromEnv(env: Env): Config {
       bing: trimSlash(env.QUARRY_BING_URL || "https://www.bing.com"),
       mojeek: trimSlash(env.QUARRY_MOJEEK_URL || "https://www.mojeek.com"),
       google: trimSlash(env.QUARRY_GOOGLE_URL || "https://www.google.com"),
+      startpage: trimSlash(env.QUARRY_STARTPAGE_URL || "https://www.startpage.com"),
+      braveHtml: trimSlash(env.QUARRY_BRAVE_HTML_URL || "https://search.brave.com"),
+      wikipedia: trimSlash(env.QUARRY_WIKIPEDIA_URL || "https://{lang}.wikipedia.org"),
       searxng: env.SEARXNG_URL ? trimSlash(env.SEARXNG_URL) : undefined,
       brave: trimSlash(env.QUARRY_BRAVE_URL || "https://api.search.brave.com"),
       exa: trimSlash(env.QUARRY_EXA_URL || "https://api.exa.ai"),

@@ -15,6 +15,28 @@ export const envelopeErrorSchema = z.object({
   retry_after: z.number().optional().describe("Seconds after which a retry may succeed"),
 });
 
+/** Where one engine ranked a result. */
+export const engineRankSchema = z.object({
+  engine: z.string().describe("Engine that returned the result"),
+  rank: z.number().int().describe("Its rank there, from 1"),
+});
+
+/**
+ * One search result as `links` returns it (and `search` before reading):
+ * with rank fusion, `engines` lists every engine that returned it.
+ */
+export const searchResultSchema = z.object({
+  url: z.string(),
+  title: z.string(),
+  snippet: z.string(),
+  engine: z.string().describe("The engine whose copy of the result is shown"),
+  rank: z.number().int().describe("Rank in the answer, from 1"),
+  published: z.string().optional().describe("Date shown by the engine, YYYY-MM-DD"),
+  engines: z.array(engineRankSchema).describe(
+    "Every engine that returned the result, with its rank",
+  ),
+});
+
 /**
  * Every operation's answer. Results and metadata differ per operation, so
  * they are open here; `success` tells which of `results` or `error` to read.

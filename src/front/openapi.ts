@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { HTTP_STATUS } from "../errors.ts";
 import type { Operation } from "../ops/types.ts";
-import { envelopeSchema } from "./envelope_schema.ts";
+import { envelopeSchema, searchResultSchema } from "./envelope_schema.ts";
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -96,7 +96,10 @@ function operationObject(op: Operation, inputName: string, bearer: boolean, viaB
 export function openApiDocument(ops: readonly Operation[], options: OpenApiOptions): JsonSchema {
   const bearer = options.bearer ?? false;
   const paths: Record<string, Record<string, unknown>> = {};
-  const schemas: Record<string, JsonSchema> = { Envelope: jsonSchemaOf(envelopeSchema) };
+  const schemas: Record<string, JsonSchema> = {
+    Envelope: jsonSchemaOf(envelopeSchema),
+    SearchResult: jsonSchemaOf(searchResultSchema),
+  };
   for (const op of ops) {
     if (!op.http) continue;
     const inputName = `${pascal(op.name)}Input`;

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { Envelope } from "../envelope.ts";
+import { extract } from "../pipeline/extract/mod.ts";
 import {
   type IndexCounts,
   type IndexDeps,
@@ -54,6 +55,7 @@ export function indexDeps(ctx: OpContext, archive: Archive): IndexDeps {
   let last = 0;
   return {
     archive,
+    extractHtml: (html, url) => extract(html, url).article,
     now: ctx.now,
     progress: (p) => {
       const now = ctx.now();

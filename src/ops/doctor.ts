@@ -7,12 +7,19 @@
 import { z } from "zod";
 import type { Config } from "../config.ts";
 import { QuarryError, toQuarryError } from "../errors.ts";
-import { awaitTurn, readCooldown } from "../pipeline/engines/cooldown.ts";
 import { chainFailure } from "../pipeline/engines/failure.ts";
+import {
+  coolingUntil,
+  type EngineHealth,
+  type HealthRecord,
+  spacing,
+  successRate,
+} from "../pipeline/engines/health.ts";
 import { ENGINES, resolveChain } from "../pipeline/engines/mod.ts";
 import type { Attempt, Engine, EngineName } from "../pipeline/engines/types.ts";
 import { parseQuery } from "../pipeline/query.ts";
 import { type Envelope, failure } from "../envelope.ts";
+import { kvHealth } from "../store/kv/health.ts";
 import { defineOp, type OpContext } from "./types.ts";
 
 /** Status of one check. */
@@ -31,8 +38,10 @@ export interface Check {
   kind: "engine" | "service" | "store";
   status: CheckStatus;
   detail: string;
-  /** End of a cool-down (ISO time). */
+  /** End of a cool-down (ISO time): when the engine will be tried again. */
   until?: string;
+  /** What the engine's health record says, for engines asked before. */
+  health?: string;
 }
 
 /** A harmless query whose only purpose is to see whether an engine answers. */
@@ -47,28 +56,51 @@ const input = z.object({
   ),
 });
 
+/** One line on an engine's record: recent answers, latency, blocks. */
+export function describeHealth(r: HealthRecord): string {
+  const rate = Math.round(successRate(r) * 100);
+  const parts = [
+    `${rate}% of the last ${r.recent.length} requests answered`,
+    ...(r.successes > 0 ? [`${r.latencyMs} ms on average`] : []),
+    `${r.blocks} block${r.blocks === 1 ? "" : "s"}${
+      r.lastBlock ? ` (last ${new Date(r.lastBlock).toISOString()})` : ""
+    }`,
+  ];
+  return parts.join(", ");
+}
+
 async function checkEngine(
   ctx: OpContext,
-  kv: Deno.Kv,
+  health: EngineHealth,
   engine: Engine,
   offline: boolean,
 ): Promise<Check> {
-  const base = { name: engine.name, kind: "engine" as const };
   const availability = engine.available(ctx.config);
   if (availability !== true) {
     const status = engine.needsKey ? "missing_key" : "not_configured";
-    return { ...base, status, detail: availability };
+    return { name: engine.name, kind: "engine", status, detail: availability };
   }
-  const cooldown = await readCooldown(kv, engine.name, ctx.now());
-  if (cooldown) {
-    const until = new Date(cooldown.until).toISOString();
-    return { ...base, status: "cooldown", detail: `${cooldown.code}: ${cooldown.message}`, until };
+  const record = await health.get(engine.name).catch(() => undefined);
+  const base = {
+    name: engine.name,
+    kind: "engine" as const,
+    ...(record ? { health: describeHealth(record) } : {}),
+  };
+  const cooling = coolingUntil(record, ctx.now());
+  if (cooling !== undefined) {
+    const until = new Date(cooling).toISOString();
+    return { ...base, status: "cooldown", detail: `${record?.code}: ${record?.message}`, until };
   }
   const keyNote = engine.needsKey ? `${engine.needsKey} present; ` : "";
   if (offline) return { ...base, status: "not_probed", detail: `${keyNote}configured` };
   const started = ctx.now();
   try {
-    await awaitTurn(engine.name, ctx.config.rateLimitMs, { ...ctx, kv });
+    const slot = await health.reserve(
+      engine.name,
+      spacing(ctx.config.rateLimitMs, Math.random),
+      ctx.now(),
+    );
+    if (slot > ctx.now()) await ctx.sleep(slot - ctx.now());
     const found = await engine.search(parseQuery(PROBE_QUERY), { count: 1 }, ctx);
     const json = engine.name === "searxng" ? "JSON output enabled; " : "";
     const took = ctx.now() - started;
@@ -80,6 +112,7 @@ async function checkEngine(
   } catch (error) {
     const qe = toQuarryError(error);
     const status = BLOCK_CODES.has(qe.code) ? "blocked" : "error";
+    // Doctor only looks: a block it sees does not change the engine's health.
     return { ...base, status, detail: `${qe.code}: ${qe.message}` };
   }
 }
@@ -180,7 +213,9 @@ export const doctorOp = defineOp({
       ...(Object.keys(ENGINES) as EngineName[]).filter((n) => !chain.has(n)),
     ];
     const engines = kv
-      ? await Promise.all(order.map((n) => checkEngine(ctx, kv, ENGINES[n], args.offline)))
+      ? await Promise.all(
+        order.map((n) => checkEngine(ctx, kvHealth(kv), ENGINES[n], args.offline)),
+      )
       : [];
     const results: Check[] = [
       ...engines,
@@ -214,8 +249,9 @@ export const doctorOp = defineOp({
   render(envelope) {
     const checks = (envelope.results ?? []) as Check[];
     const lines = checks.map((c) => {
-      const until = c.until ? ` (until ${c.until})` : "";
-      return `${c.status.padEnd(15)}${c.name.padEnd(17)}${c.detail}${until}`;
+      const until = c.until ? ` (tried again after ${c.until})` : "";
+      const health = c.health ? `\n${"".padEnd(32)}health: ${c.health}` : "";
+      return `${c.status.padEnd(15)}${c.name.padEnd(17)}${c.detail}${until}${health}`;
     });
     return lines.join("\n") + "\n";
   },

@@ -6,8 +6,7 @@
 import { z } from "zod";
 import { QuarryError } from "../errors.ts";
 import { checkUrl } from "../pipeline/guard.ts";
-import type { PageRead } from "../pipeline/read.ts";
-import { readRemembered } from "../store/page_memory.ts";
+import { type PageRead, readPages } from "../pipeline/read.ts";
 import type { Link, PageStatus } from "../pipeline/types.ts";
 import { parseDuration } from "../config.ts";
 import { type Envelope, failure } from "../envelope.ts";
@@ -23,9 +22,10 @@ import {
   startField,
   timeoutField,
 } from "./schemas.ts";
-import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
+import { excerptsFor } from "../pipeline/rank/excerpts_for.ts";
+import type { Excerpt } from "../pipeline/rank/excerpts.ts";
 import { countTokens } from "../text/tokens.ts";
-import type { Excerpt } from "../pipeline/research.ts";
+import { fetchOptions, readDeps } from "./read_pages.ts";
 
 /** Most URLs one call may read. */
 export const MAX_URLS = 20;
@@ -114,14 +114,10 @@ export function toFetchedPage(page: PageRead, options: PageView): FetchedPage {
     published: article.published,
   };
   if (options.query !== undefined) {
-    const excerpts = rankExcerpts(article.blocks, options.query, {
-      mode: "strict",
-      title: article.title,
-      budgetChars: options.budget ?? 3000,
-      ...(options.maxTokens === undefined
-        ? {}
-        : { tokenBudget: { max: options.maxTokens, count: countTokens } }),
-    });
+    const excerpts = excerptsFor(article, options.query, {
+      chars: options.budget ?? 3000,
+      ...(options.maxTokens === undefined ? {} : { tokens: options.maxTokens }),
+    }, "strict");
     const tokens = excerpts.reduce((n, e) => n + countTokens(e.text), 0);
     return { ...meta, excerpts, tokens, links: article.links };
   }
@@ -189,14 +185,11 @@ export const fetchOp = defineOp({
     const timeoutMs = args.timeout
       ? parseDuration(args.timeout, "--timeout")
       : ctx.config.timeoutMs;
-    const pages = await readRemembered(ctx, urls, {
-      timeoutMs,
-      userAgent: ctx.config.userAgent,
-      allowPrivateNetwork: ctx.config.allowPrivateNetwork,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
-      render: args.render,
-    }, args.query);
+    const pages = await readPages(
+      urls,
+      { fetch: fetchOptions(ctx, { timeoutMs }), query: args.query, render: args.render },
+      readDeps(ctx),
+    );
     const results = pages.map((p) => toFetchedPage(p, args));
     const metadata = {
       returned: results.filter((r) => r.status === "ok").length,

@@ -5,13 +5,21 @@
  * @module
  */
 import { z } from "zod";
-import { EngineChainError, searchEngines, TIME_RANGES } from "../pipeline/engines/mod.ts";
+import {
+  EngineChainError,
+  fusionCount,
+  searchEngines,
+  TIME_RANGES,
+} from "../pipeline/engines/mod.ts";
+import type { Attempt } from "../pipeline/engines/types.ts";
+import type { EngineRank } from "../pipeline/types.ts";
+import { kvHealth } from "../store/kv/health.ts";
 import { parseQuery } from "../pipeline/query.ts";
 import { type Envelope, failure } from "../envelope.ts";
 import { defineOp } from "./types.ts";
 
 /** Most results one call returns. */
-export const MAX_LINKS = 20;
+export const MAX_LINKS = 50;
 
 const input = z.object({
   query: z.string().trim().min(1).max(2000).describe(
@@ -20,6 +28,10 @@ const input = z.object({
   count: z.number().int().min(1).max(MAX_LINKS).default(5).describe("Results to return"),
   engine: z.string().optional().describe(
     "Engines to ask, in order, comma-separated (default: QUARRY_ENGINES or the keyless chain)",
+  ),
+  fusion: z.boolean().optional().describe(
+    "Ask several engines at once (QUARRY_FUSION, else 3) and merge their lists by reciprocal " +
+      "rank fusion; each result lists every engine that returned it",
   ),
   region: z.string().max(20).optional().describe("Region such as us-en or de-de"),
   time: z.enum(TIME_RANGES).optional().describe(
@@ -35,6 +47,8 @@ export interface LinkResult {
   engine: string;
   rank: number;
   published?: string;
+  /** Every engine that returned the result and its rank there. */
+  engines: EngineRank[];
 }
 
 /** The `links` operation. */
@@ -59,14 +73,15 @@ export const linksOp = defineOp({
   },
   async run(ctx, args): Promise<Envelope<LinkResult>> {
     const started = ctx.now();
-    const kv = await ctx.stores.kv();
+    const health = kvHealth(await ctx.stores.kv());
     try {
       const answer = await searchEngines(parseQuery(args.query), {
         count: args.count,
+        fusion: fusionCount(ctx.config, args.fusion),
         ...(args.region ? { region: args.region } : {}),
         ...(args.time ? { time: args.time } : {}),
         ...(args.engine ? { engines: args.engine.split(",") } : {}),
-      }, { ...ctx, kv });
+      }, { ...ctx, health });
       const results: LinkResult[] = answer.candidates.map((c) => ({
         url: c.url,
         title: c.title,
@@ -74,6 +89,7 @@ export const linksOp = defineOp({
         engine: c.engine,
         rank: c.rank,
         ...(c.published === undefined ? {} : { published: c.published }),
+        engines: c.engines ?? [{ engine: c.engine, rank: c.rank }],
       }));
       return {
         success: true,
@@ -112,9 +128,17 @@ export const linksOp = defineOp({
         `${r.rank}. [${r.title || r.url}](${r.url})${r.published ? ` · ${r.published}` : ""}`,
       );
       if (r.snippet) lines.push(`   ${r.snippet}`);
+      if (r.engines.length > 1) {
+        lines.push(`   _${r.engines.map((e) => `${e.engine} #${e.rank}`).join(", ")}_`);
+      }
     }
     const n = results.length;
     if (n > 0) lines.push("", `_${n} result${n === 1 ? "" : "s"} from ${engine}_`);
+    // What went wrong on the way belongs in the report too, not only in --json.
+    const troubles = (Array.isArray(envelope.metadata.attempts) ? envelope.metadata.attempts : [])
+      .filter((a: Attempt) => a.outcome === "blocked" || a.outcome === "error")
+      .map((a: Attempt) => `- ${a.engine}: ${a.code}${a.message ? `: ${a.message}` : ""}`);
+    if (troubles.length > 0) lines.push("", "Engines that failed:", ...troubles);
     return lines.join("\n") + "\n";
   },
 });

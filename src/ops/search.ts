@@ -5,11 +5,17 @@
  */
 import { z } from "zod";
 import { parseDuration } from "../config.ts";
-import { EngineChainError, searchEngines, TIME_RANGES } from "../pipeline/engines/mod.ts";
+import {
+  EngineChainError,
+  fusionCount,
+  searchEngines,
+  TIME_RANGES,
+} from "../pipeline/engines/mod.ts";
+import { kvHealth } from "../store/kv/health.ts";
 import { parseQuery } from "../pipeline/query.ts";
-import { rankExcerpts } from "../pipeline/rank/excerpts.ts";
-import { pageRelevance } from "../pipeline/rank/relevance.ts";
+import { pageBudget } from "../pipeline/rank/excerpts_for.ts";
 import { answerFromArchive } from "../pipeline/local.ts";
+import { readPages } from "../pipeline/read.ts";
 import {
   type Budget,
   fitToTotal,
@@ -23,8 +29,9 @@ import { countTokens } from "../text/tokens.ts";
 import { QuarryError } from "../errors.ts";
 import { type Envelope, failure, type Metadata } from "../envelope.ts";
 import { renderPages } from "../render/markdown.ts";
-import { readRemembered } from "../store/page_memory.ts";
+import { archiveReader } from "../store/archive/reader.ts";
 import { kvSessions } from "../store/kv/sessions.ts";
+import { fetchOptions, readDeps } from "./read_pages.ts";
 import { withCache } from "./with_cache.ts";
 import {
   budgetField,
@@ -63,6 +70,10 @@ const input = z.object({
   timeout: timeoutField,
   ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)").optional(),
   force: z.boolean().default(false).describe("Bypass the cache and refresh it"),
+  fusion: z.boolean().optional().describe(
+    "Ask several engines at once (QUARRY_FUSION, else 3) and merge their lists by reciprocal " +
+      "rank fusion",
+  ),
   local: z.boolean().default(false).describe(
     "Answer from the archive of pages read before, without the network",
   ),
@@ -85,37 +96,20 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
         ...(args.region ? { region: args.region } : {}),
         ...(args.time ? { time: args.time } : {}),
         ...(args.engine ? { engines: args.engine.split(",") } : {}),
-      }, { ...ctx, kv, progress: ctx.progress });
+        fusion: fusionCount(ctx.config, args.fusion),
+      }, { ...ctx, health: kvHealth(kv), progress: ctx.progress });
       return { candidates: answer.candidates, engine: answer.engine, attempts: answer.attempts };
     },
-    read: (urls) =>
-      readRemembered(ctx, urls, {
-        timeoutMs,
-        deadlineMs: timeoutMs + 2000,
-        userAgent: ctx.config.userAgent,
-        allowPrivateNetwork: ctx.config.allowPrivateNetwork,
-        signal: ctx.signal,
-        onResult: (r) => ctx.progress(`${r.status.padEnd(8)} ${r.url} (${r.elapsedMs} ms)`),
-        render: args.render,
-      }, args.query),
-    excerpts: (article, query, budget) =>
-      rankExcerpts(article.blocks, query, {
-        mode: "search",
-        title: article.title,
-        budgetChars: budget.chars ?? Number.MAX_SAFE_INTEGER,
-        ...(budget.tokens === undefined
-          ? {}
-          : { tokenBudget: { max: budget.tokens, count: countTokens } }),
-      }),
-    relevance: (candidate, article, best) =>
-      pageRelevance({
+    read: (urls, onPage, deadlineMs) =>
+      readPages(urls, {
+        fetch: fetchOptions(ctx, {
+          timeoutMs,
+          deadlineMs: deadlineMs ?? timeoutMs + READ_SLACK_MS,
+        }),
         query: args.query,
-        url: candidate.url,
-        title: article.title,
-        engineTitle: candidate.title,
-        bestExcerptScore: best,
-        engineRank: candidate.rank,
-      }),
+        onPage,
+        render: args.render,
+      }, readDeps(ctx)),
     countTokens,
     ...(sessions && session !== undefined
       ? {
@@ -148,21 +142,20 @@ function metadata(
   };
 }
 
+/** Reading pages for one search may take the per-page timeout and this much more. */
+const READ_SLACK_MS = 2000;
+
 /** Archived pages at least this relevant go ahead of web results with --prefer-archive. */
 export const PREFER_ARCHIVE_MIN_RELEVANCE = 0.5;
 
-function perPageTokens(args: SearchInput) {
-  return args.maxTokens === undefined
-    ? undefined
-    : { max: Math.max(1, Math.floor(args.maxTokens / args.count)), count: countTokens };
-}
-
-async function fromArchive(ctx: OpContext, args: SearchInput): Promise<ResearchResult[]> {
-  const tokens = perPageTokens(args);
-  return answerFromArchive(await ctx.stores.archive(), args.query, {
+async function fromArchive(
+  ctx: OpContext,
+  args: SearchInput,
+  budget: Budget,
+): Promise<ResearchResult[]> {
+  return await answerFromArchive(archiveReader(await ctx.stores.archive()), args.query, {
     count: args.count,
-    budgetChars: args.budget,
-    ...(tokens ? { budgetTokens: tokens } : {}),
+    budget: pageBudget(budget, args.count),
   });
 }
 
@@ -172,7 +165,7 @@ async function computeLocal(
   budget: Budget,
   started: number,
 ): Promise<Envelope<ResearchResult>> {
-  const found = await fromArchive(ctx, args);
+  const found = await fromArchive(ctx, args, budget);
   const fitted = fitToTotal(found, budget, countTokens);
   const results = fitted.results.filter((r) => (r.excerpts?.length ?? 0) > 0);
   const metadata = {
@@ -234,7 +227,7 @@ async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<Rese
     ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),
   };
   if (args.local) return await computeLocal(ctx, args, budget, started);
-  const archived = args.preferArchive ? await fromArchive(ctx, args) : [];
+  const archived = args.preferArchive ? await fromArchive(ctx, args, budget) : [];
   const kv = await ctx.stores.kv();
   let outcome: ResearchOutcome;
   try {
@@ -245,6 +238,7 @@ async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<Rese
         ...DEFAULT_CANDIDATE_CONFIG,
         blockedDomains: [...DEFAULT_CANDIDATE_CONFIG.blockedDomains, ...ctx.config.blockedDomains],
       },
+      readDeadlineMs: timeoutMs + READ_SLACK_MS,
     }, deps(ctx, args, kv, timeoutMs));
   } catch (error) {
     const meta = error instanceof EngineChainError

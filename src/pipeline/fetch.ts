@@ -33,8 +33,8 @@ export interface FetchOptions {
   validators?: Record<string, Validators> | undefined;
   /** Aborts the whole batch (client gone, Ctrl-C). */
   signal?: AbortSignal | undefined;
-  /** Called as each URL lands, for progress lines. */
-  onResult?: ((result: FetchResult) => void) | undefined;
+  /** Called as each URL lands, with its index in the batch (progress lines, pipelined work). */
+  onResult?: ((result: FetchResult, index: number) => void) | undefined;
 }
 
 /** Defaults of {@linkcode FetchOptions} (DESIGN §7). */
@@ -137,10 +137,10 @@ export async function fetchAll(
   const deadline = AbortSignal.timeout(opts.deadlineMs);
   const batch = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
   const run: Run = { options: opts, deps, batch, deadline, slots: hostSlots(opts.perHostLimit) };
-  const settled = await Promise.allSettled(urls.map(async (url) => {
+  const settled = await Promise.allSettled(urls.map(async (url, i) => {
     const result = await fetchOne(url, run);
     try {
-      opts.onResult?.(result);
+      opts.onResult?.(result, i);
     } catch {
       // a failing progress printer must not lose the page
     }

@@ -3,9 +3,8 @@
  * excerpted like fresh ones, without the network.
  * @module
  */
-import type { Archive } from "../store/archive/archive.ts";
-import { articleFromArchive } from "../store/page_memory.ts";
-import { rankExcerpts } from "./rank/excerpts.ts";
+import { type ArchiveReader, articleFromArchived } from "./memory.ts";
+import { bestScore, excerptsFor, type PageBudget } from "./rank/excerpts_for.ts";
 import { pageRelevance } from "./rank/relevance.ts";
 import type { ResearchResult } from "./research.ts";
 
@@ -13,48 +12,39 @@ import type { ResearchResult } from "./research.ts";
 export interface LocalOptions {
   /** Pages to return. */
   count: number;
-  /** Characters of excerpts for each page. */
-  budgetChars: number;
-  /** Token budget for each page, when answering in tokens. */
-  budgetTokens?: { max: number; count: (text: string) => number };
+  /** What each page may take. */
+  budget: PageBudget;
 }
 
 /** Archive hits for the query, excerpted and scored like web results, best first. */
-export function answerFromArchive(
-  archive: Archive,
+export async function answerFromArchive(
+  archive: ArchiveReader,
   query: string,
   options: LocalOptions,
-): ResearchResult[] {
-  const { hits } = archive.search(query, { limit: options.count });
+): Promise<ResearchResult[]> {
+  const pages = await archive.search(query, options.count);
   const results: ResearchResult[] = [];
-  hits.forEach((hit, i) => {
-    const doc = archive.get(hit.id);
-    if (!doc) return;
-    const article = articleFromArchive(doc);
-    const excerpts = rankExcerpts(article.blocks, query, {
-      mode: "search",
-      title: article.title,
-      budgetChars: options.budgetChars,
-      ...(options.budgetTokens ? { tokenBudget: options.budgetTokens } : {}),
-    });
+  pages.forEach((page, i) => {
+    const article = articleFromArchived(page);
+    const excerpts = excerptsFor(article, query, options.budget, "search");
     if (excerpts.length === 0) return;
-    const best = excerpts.reduce((m, e) => Math.max(m, e.score), 0);
+    const url = page.url ?? page.path ?? `quarry://document/${page.id}`;
     results.push({
-      url: doc.url ?? doc.path ?? `quarry://document/${doc.id}`,
-      title: doc.title,
+      url,
+      title: page.title,
       engine: "archive",
       rank: i + 1,
       status: "ok",
       relevance: pageRelevance({
         query,
-        url: doc.url ?? doc.path ?? "",
-        title: doc.title,
-        bestExcerptScore: best,
+        url: page.url ?? page.path ?? "",
+        title: page.title,
+        bestExcerptScore: bestScore(excerpts),
         engineRank: i + 1,
       }),
       excerpts,
-      published: doc.publishedAt,
-      archive_id: doc.id,
+      published: page.published,
+      archive_id: page.id,
     });
   });
   return results.sort((a, b) =>

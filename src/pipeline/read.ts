@@ -1,13 +1,19 @@
 /**
- * Reading pages: fetch them all at once, then extract each. Shared by the
- * `fetch` and `search` operations.
+ * Reading pages with memory: fetch them all at once and handle each as it
+ * lands — extract it (in the worker pool when one is passed), archive it, and
+ * hand it on — so when the slowest page arrives only its own work remains. A
+ * page read before is re-fetched conditionally (If-None-Match /
+ * If-Modified-Since); on 304 the page kept in the archive is used as it was
+ * first read. Shared by the `fetch` and `search` operations.
  * @module
  */
 import type { ResolveDns } from "./guard.ts";
 import { extract } from "./extract/mod.ts";
 import type { ExtractFn } from "./extract/pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
-import type { ExtractResult, FetchResult, PageStatus } from "./types.ts";
+import { type ArchivedPage, articleFromArchived, type PageMemory } from "./memory.ts";
+import { type Renderer, renderIfNeeded, type RenderMode } from "./render_step.ts";
+import type { ExtractResult, FetchResult, PageStatus, Validators } from "./types.ts";
 
 /** A page fetched and, when it could be, extracted. */
 export interface PageRead {
@@ -19,7 +25,7 @@ export interface PageRead {
   reason?: string;
   /** Where the page went in the archive, when it was archived. */
   archiveId?: string;
-  /** The page was unchanged (HTTP 304) and its archived text was used. */
+  /** The page was unchanged (HTTP 304) and its archived copy was used. */
   revalidated?: boolean;
   /** The content comes from the DOM a browser rendered (see `render_step.ts`). */
   rendered?: boolean;
@@ -30,8 +36,25 @@ export interface ReadDeps {
   fetch: typeof globalThis.fetch;
   resolveDns: ResolveDns;
   now: () => number;
-  /** Extraction off the event loop (a server's worker pool); inline when absent. */
-  extract?: ExtractFn;
+  /** Extraction off the event loop (a worker pool); inline when absent. */
+  extract?: ExtractFn | undefined;
+  /** Pages read before; without it nothing is revalidated or archived. */
+  memory?: PageMemory | undefined;
+  /** One line about a store that failed; the pages are read anyway. */
+  progress?: ((line: string) => void) | undefined;
+  /** The browser that renders JavaScript pages; absent when none is configured. */
+  renderer?: Renderer | undefined;
+}
+
+/** How one batch is read. */
+export interface ReadOptions {
+  fetch: Partial<FetchOptions>;
+  /** The question the pages are read for, archived with them. */
+  query?: string | undefined;
+  /** Called with each page, in the order they are ready, with its index in `urls`. */
+  onPage?: ((page: PageRead, index: number) => void) | undefined;
+  /** When pages are rendered in the browser (`render_step.ts`). @default "auto" */
+  render?: RenderMode | undefined;
 }
 
 /**
@@ -56,8 +79,7 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
     );
   } catch (error) {
     // One page the extractor chokes on must not fail the batch.
-    const why = error instanceof Error ? error.message : String(error);
-    return { fetch: result, status: "empty", reason: `could not extract the page: ${why}` };
+    return { fetch: result, status: "empty", reason: `could not extract the page: ${why(error)}` };
   }
   return {
     fetch: result,
@@ -67,31 +89,138 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
   };
 }
 
-/** Fetches every URL at once and extracts each page as it lands. */
-export async function readPages(
-  urls: string[],
-  options: Partial<FetchOptions>,
-  deps: ReadDeps,
-): Promise<PageRead[]> {
-  return await extractAll(await fetchAll(urls, options, deps), deps);
+/** Extracts one page, off the event loop when `deps.extract` is a worker pool. */
+export async function extractOne(
+  result: FetchResult,
+  deps: Pick<ReadDeps, "extract">,
+): Promise<PageRead> {
+  const offload = deps.extract;
+  if (!offload || result.status !== "ok" || result.body === undefined) {
+    return extractFetched(result);
+  }
+  const options = result.contentType ? { contentType: result.contentType } : {};
+  const done = await offload(result.body, result.finalUrl, options)
+    .catch((e: unknown) => e instanceof Error ? e : new Error(String(e)));
+  return extractFetched(result, done);
 }
 
-/** Extracts fetched pages, off the event loop when `deps.extract` is a worker pool. */
-export async function extractAll(
-  results: FetchResult[],
-  deps: Pick<ReadDeps, "extract">,
+function why(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function fromArchive(result: FetchResult, page: ArchivedPage): PageRead {
+  return {
+    fetch: { ...result, status: "ok" },
+    extracted: { status: "ok", extractor: "text", article: articleFromArchived(page) },
+    status: "ok",
+    archiveId: page.id,
+    revalidated: true,
+  };
+}
+
+/** A batch in progress: the memory, and what each page needs after it lands. */
+interface Batch {
+  options: ReadOptions;
+  deps: ReadDeps;
+}
+
+async function recall(urls: string[], deps: ReadDeps): Promise<Map<string, Validators>> {
+  if (!deps.memory) return new Map();
+  try {
+    return await deps.memory.validators(urls);
+  } catch (error) {
+    deps.progress?.(`archive unavailable: ${why(error)}`);
+    return new Map();
+  }
+}
+
+/** The archived copy behind a 304, when it can rebuild the page as first read. */
+async function unchanged(url: string, deps: ReadDeps): Promise<ArchivedPage | undefined> {
+  try {
+    const page = await deps.memory?.archived(url);
+    return page?.kept ? page : undefined;
+  } catch (error) {
+    deps.progress?.(`archive unavailable: ${why(error)}`);
+    return undefined;
+  }
+}
+
+async function remember(page: PageRead, batch: Batch): Promise<void> {
+  const { memory, now, progress } = batch.deps;
+  if (!memory || !page.extracted || page.status !== "ok") return;
+  const result = page.fetch;
+  try {
+    page.archiveId = await memory.remember({
+      url: result.url,
+      finalUrl: result.finalUrl,
+      article: page.extracted.article,
+      ...(result.validators ? { validators: result.validators } : {}),
+      ...(batch.options.query === undefined ? {} : { query: batch.options.query }),
+      fetchedAt: new Date(now()).toISOString(),
+    });
+  } catch (error) {
+    progress?.(`could not archive ${result.url}: ${why(error)}`);
+  }
+}
+
+/**
+ * Everything one landed page needs: its archived copy or its extraction (and
+ * a render in the browser when it came back as a JavaScript shell), then the archive.
+ */
+async function settle(result: FetchResult, batch: Batch): Promise<PageRead> {
+  let landed = result;
+  if (result.status === "not_modified") {
+    const kept = await unchanged(result.url, batch.deps);
+    if (kept) return fromArchive(result, kept);
+    // The archived copy is gone (or older than the kept page): ask again without validators.
+    const { validators: _, ...plain } = batch.options.fetch;
+    [landed] = await fetchAll([result.url], plain, batch.deps) as [FetchResult];
+  }
+  const page = await renderIfNeeded(await extractOne(landed, batch.deps), {
+    mode: batch.options.render ?? "auto",
+    renderer: batch.deps.renderer,
+    extract: batch.deps.extract,
+    signal: batch.options.fetch.signal,
+  });
+  await remember(page, batch);
+  return page;
+}
+
+/**
+ * Fetches every URL at once and handles each page as it lands. Store
+ * failures never fail a page: they are reported through `deps.progress` and
+ * the page is returned as read. Pages come back in the order of `urls`.
+ */
+export async function readPages(
+  urls: string[],
+  options: ReadOptions,
+  deps: ReadDeps,
 ): Promise<PageRead[]> {
-  const offload = deps.extract;
-  if (!offload) return results.map((r) => extractFetched(r));
-  return await Promise.all(
-    results.map(async (r) =>
-      r.status === "ok" && r.body !== undefined
-        ? extractFetched(
-          r,
-          await offload(r.body, r.finalUrl, r.contentType ? { contentType: r.contentType } : {})
-            .catch((e: unknown) => e instanceof Error ? e : new Error(String(e))),
-        )
-        : extractFetched(r)
-    ),
-  );
+  const validators = await recall(urls, deps);
+  const batch: Batch = { options, deps };
+  const work = new Map<number, Promise<PageRead>>();
+  const start = (result: FetchResult, i: number) => {
+    if (work.has(i)) return;
+    work.set(
+      i,
+      settle(result, batch).then((page) => {
+        try {
+          options.onPage?.(page, i);
+        } catch (error) {
+          deps.progress?.(`could not handle ${result.url}: ${why(error)}`);
+        }
+        return page;
+      }),
+    );
+  };
+  const fetched = await fetchAll(urls, {
+    ...options.fetch,
+    validators: Object.fromEntries(validators),
+    onResult: (result, i) => {
+      options.fetch.onResult?.(result, i);
+      start(result, i);
+    },
+  }, deps);
+  fetched.forEach((result, i) => start(result, i));
+  return await Promise.all(urls.map((_, i) => work.get(i)!));
 }

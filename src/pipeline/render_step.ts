@@ -121,9 +121,3 @@ export async function renderIfNeeded(page: PageRead, deps: RenderDeps): Promise<
     ...(done.reason === undefined ? {} : { reason: `rendered: ${done.reason}` }),
   };
 }
-
-/** Runs {@linkcode renderIfNeeded} over a batch, all at once (the browser bounds its tabs). */
-export function renderAll(pages: PageRead[], deps: RenderDeps): Promise<PageRead[]> {
-  if (deps.mode === "never") return Promise.resolve(pages);
-  return Promise.all(pages.map((page) => renderIfNeeded(page, deps)));
-}

@@ -13,14 +13,20 @@ import {
 } from "./candidates.ts";
 import { DEFAULT_QUALITY_CONFIG, judgeQuality, type QualityConfig } from "./quality.ts";
 import type { PageRead } from "./read.ts";
+import type { Excerpt } from "./rank/excerpts.ts";
+import {
+  bestScore,
+  type Budget,
+  excerptsFor,
+  type PageBudget,
+  pageBudget,
+} from "./rank/excerpts_for.ts";
+import { pageRelevance } from "./rank/relevance.ts";
+import { countTokens as countAllTokens } from "../text/tokens.ts";
 import type { Article, Candidate, PageStatus } from "./types.ts";
 
-/** One excerpt of a page. */
-export interface Excerpt {
-  text: string;
-  heading: string[];
-  score: number;
-}
+export type { Excerpt } from "./rank/excerpts.ts";
+export type { Budget } from "./rank/excerpts_for.ts";
 
 /** One page of a `search` answer (DESIGN §4). */
 export interface ResearchResult {
@@ -46,25 +52,24 @@ export interface SearchAnswer {
   attempts: unknown[];
 }
 
-/** Budgets of one answer. */
-export interface Budget {
-  /** Characters of excerpts for each page. */
-  perPage: number;
-  /** Characters for the whole answer. */
-  total: number;
-  /** Tokens for the whole answer; replaces the character budgets when set. */
-  maxTokens?: number;
-}
-
 /** The parts of the pipeline that touch the outside world or other stages. */
 export interface ResearchDeps {
   search(query: string): Promise<SearchAnswer>;
-  read(urls: string[]): Promise<PageRead[]>;
-  /** Excerpts of one page within a character or token budget. */
-  excerpts(article: Article, query: string, budget: { chars?: number; tokens?: number }): Excerpt[];
-  /** Page relevance in 0..1. */
-  relevance(candidate: Candidate, article: Article, best: number): number;
-  countTokens(text: string): number;
+  /**
+   * Reads pages, calling `onPage` with each as it is ready (its index in
+   * `urls`), so it is judged and ranked while slower pages are still coming.
+   */
+  read(
+    urls: string[],
+    onPage?: (page: PageRead, index: number) => void,
+    deadlineMs?: number,
+  ): Promise<PageRead[]>;
+  /** Excerpts of one page within its budget. @default {excerptsFor in "search" mode} */
+  excerpts?(article: Article, query: string, budget: PageBudget): Excerpt[];
+  /** Page relevance in 0..1. @default {pageRelevance} */
+  relevance?(candidate: Candidate, article: Article, best: number, query: string): number;
+  /** @default {countTokens} */
+  countTokens?(text: string): number;
   /** URLs already returned in this session for this query. */
   seen?(urls: string[]): Promise<Set<string>>;
   markSeen?(urls: string[]): Promise<void>;
@@ -78,8 +83,10 @@ export interface ResearchOptions {
   budget: Budget;
   candidates?: CandidateConfig;
   quality?: QualityConfig;
-  /** Extra candidates fetched beyond `count`, to make up for pages that fail. @default {3} */
+  /** Extra candidates read beyond the pages still wanted, to make up for pages that fail. @default {3} */
   spare?: number;
+  /** Time for all reading, from the first page asked for; no wave starts after it. */
+  readDeadlineMs?: number;
 }
 
 /** What a run produced, before it is wrapped in an envelope. */
@@ -135,6 +142,96 @@ function failedResult(page: PageRead, c: Candidate): ResearchResult {
   };
 }
 
+/** The verdict on one read page: a result, and whether it is good enough to return. */
+function judge(
+  page: PageRead,
+  c: Candidate,
+  query: string,
+  share: PageBudget,
+  options: ResearchOptions,
+  deps: ResearchDeps,
+): { result: ResearchResult; good: boolean } {
+  const withId = {
+    ...(page.archiveId === undefined ? {} : { archive_id: page.archiveId }),
+    ...(page.rendered ? { rendered: true } : {}),
+  };
+  if (page.status !== "ok" || !page.extracted) {
+    return { result: { ...failedResult(page, c), ...withId }, good: false };
+  }
+  const article = page.extracted.article;
+  const verdict = judgeQuality(article, options.quality ?? DEFAULT_QUALITY_CONFIG);
+  if (!verdict.ok) {
+    const result = {
+      ...failedResult(page, c),
+      status: "filtered" as const,
+      reason: verdict.reason!,
+    };
+    return { result: { ...result, ...withId }, good: false };
+  }
+  const excerpts = deps.excerpts
+    ? deps.excerpts(article, query, share)
+    : excerptsFor(article, query, share, "search");
+  const best = bestScore(excerpts);
+  const relevance = deps.relevance ? deps.relevance(c, article, best, query) : pageRelevance({
+    query,
+    url: c.url,
+    title: article.title,
+    engineTitle: c.title,
+    bestExcerptScore: best,
+    engineRank: c.rank,
+  });
+  return {
+    result: {
+      url: c.url,
+      title: article.title || c.title,
+      engine: c.engine,
+      rank: c.rank,
+      status: "ok",
+      relevance,
+      excerpts,
+      published: article.published ?? c.published ?? null,
+      ...withId,
+    },
+    good: true,
+  };
+}
+
+/**
+ * Reads candidates in waves until `count` pages are good, or the candidates
+ * or the time run out; each page is judged and ranked as soon as it is read.
+ */
+async function readUntilEnough(
+  query: string,
+  fresh: Candidate[],
+  options: ResearchOptions,
+  deps: ResearchDeps,
+): Promise<{ ok: ResearchResult[]; failed: ResearchResult[] }> {
+  const share = pageBudget(options.budget, Math.min(options.count, fresh.length));
+  const ok: ResearchResult[] = [];
+  const failed: ResearchResult[] = [];
+  let next = 0;
+  const started = deps.now();
+  const left = () =>
+    options.readDeadlineMs === undefined
+      ? undefined
+      : Math.max(0, started + options.readDeadlineMs - deps.now());
+  while (next < fresh.length && ok.length < options.count && left() !== 0) {
+    const wave = fresh.slice(next, next + options.count - ok.length + (options.spare ?? 3));
+    next += wave.length;
+    const judged = new Set<number>();
+    const take = (page: PageRead, i: number) => {
+      if (judged.has(i) || !wave[i]) return;
+      judged.add(i);
+      const { result, good } = judge(page, wave[i], query, share, options, deps);
+      (good ? ok : failed).push(result);
+    };
+    const pages = await deps.read(wave.map((c) => c.url), take, left());
+    // A reader that does not call back (or missed a page) is judged here.
+    pages.forEach(take);
+  }
+  return { ok, failed };
+}
+
 /** Runs the pipeline. Failures of single pages are values; only an engine failure throws. */
 export async function research(
   query: string,
@@ -163,53 +260,7 @@ export async function research(
     }
     fresh = fresh.filter((c) => !seen.has(c.url));
   }
-  const toRead = fresh.slice(0, options.count + (options.spare ?? 3));
-  const pages = await deps.read(toRead.map((c) => c.url));
-  const perPageTokens = options.budget.maxTokens === undefined ? undefined : Math.max(
-    1,
-    Math.floor(options.budget.maxTokens / Math.max(1, Math.min(options.count, toRead.length))),
-  );
-  const ok: ResearchResult[] = [];
-  const failed: ResearchResult[] = [];
-  pages.forEach((page, i) => {
-    const c = toRead[i]!;
-    const withId = {
-      ...(page.archiveId === undefined ? {} : { archive_id: page.archiveId }),
-      ...(page.rendered ? { rendered: true } : {}),
-    };
-    if (page.status !== "ok" || !page.extracted) {
-      failed.push({ ...failedResult(page, c), ...withId });
-      return;
-    }
-    const article = page.extracted.article;
-    const verdict = judgeQuality(article, options.quality ?? DEFAULT_QUALITY_CONFIG);
-    if (!verdict.ok) {
-      failed.push({
-        ...failedResult(page, c),
-        status: "filtered",
-        reason: verdict.reason!,
-        ...withId,
-      });
-      return;
-    }
-    const excerpts = deps.excerpts(
-      article,
-      query,
-      perPageTokens === undefined ? { chars: options.budget.perPage } : { tokens: perPageTokens },
-    );
-    const best = excerpts.reduce((m, e) => Math.max(m, e.score), 0);
-    ok.push({
-      url: c.url,
-      title: article.title || c.title,
-      engine: c.engine,
-      rank: c.rank,
-      status: "ok",
-      relevance: deps.relevance(c, article, best),
-      excerpts,
-      published: article.published ?? c.published ?? null,
-      ...withId,
-    });
-  });
+  const { ok, failed } = await readUntilEnough(query, fresh, options, deps);
   // Deterministic: relevance, then engine rank, then URL.
   ok.sort((a, b) =>
     (b.relevance ?? 0) - (a.relevance ?? 0) || (a.rank ?? 0) - (b.rank ?? 0) ||
@@ -225,7 +276,7 @@ export async function research(
       reason: "beyond --count",
     });
   }
-  const fitted = fitToTotal(chosen, options.budget, deps.countTokens);
+  const fitted = fitToTotal(chosen, options.budget, deps.countTokens ?? countAllTokens);
   const returned = fitted.results.filter((r) => (r.excerpts?.length ?? 0) > 0);
   for (const r of fitted.results.filter((r) => (r.excerpts?.length ?? 0) === 0)) {
     dropped.push({

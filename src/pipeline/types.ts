@@ -104,4 +104,12 @@ export interface Candidate {
   /** 1-based position in the engine's answer. */
   rank: number;
   published?: string;
+  /** Every engine that returned this page and its rank there (rank fusion). */
+  engines?: EngineRank[];
+}
+
+/** Where one engine ranked a result. */
+export interface EngineRank {
+  engine: string;
+  rank: number;
 }

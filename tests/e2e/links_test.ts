@@ -25,6 +25,9 @@ const ALL_BLOCKED = {
   "duckduckgo-lite": "captcha",
   bing: "captcha",
   mojeek: "captcha",
+  startpage: "captcha",
+  "brave-html": "captcha",
+  wikipedia: "captcha",
 } as const;
 
 Deno.test("quarry links: a CAPTCHA on DuckDuckGo fails over to DuckDuckGo Lite", async () => {
@@ -57,13 +60,15 @@ Deno.test("quarry links: every engine blocked exits 1 with CAPTCHA and hints", a
     const out = json.json as LinksEnvelope;
     assert.equal(out.success, false);
     assert.equal(out.error?.code, "CAPTCHA");
-    assert.equal(out.metadata.attempts.length, 4);
+    assert.equal(out.metadata.attempts.length, 7);
     // The report form says the same on stderr, now from the cool-downs alone.
     const report = await runQuarry(["links", "deno kv"], { env, home });
     assert.equal(report.code, 1);
     assert.equal(report.stdout, "");
     assert.match(report.stderr, /^error \[CAPTCHA\]: Every search engine is blocked/);
-    assert.match(report.stderr, /hint: Wait 15 minutes/);
+    // Wikipedia's 429 asked for 2 minutes; the CAPTCHAs cool for a first minute.
+    assert.match(report.stderr, /hint: Wait 1 minute:/);
+    assert.match(report.stderr, /\n- bing: on cool-down until /);
     assert.match(report.stderr, /hint: Set SEARXNG_URL/);
     await Deno.remove(home, { recursive: true });
   } finally {
@@ -139,4 +144,18 @@ Deno.test("quarry doctor: one line per check, exit 1 when no engine can search",
   } finally {
     await web.close();
   }
+});
+
+Deno.test("quarry search with the network down says so, names the host and suggests --local", async () => {
+  // Nothing listens on port 9 of loopback: every engine's connection is refused.
+  const env = fakeEngineEnv("http://127.0.0.1:9");
+  const run = await runQuarry(["search", "deno kv"], { env });
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /^error \[UPSTREAM_ERROR\]: The network is unreachable/);
+  assert.match(
+    run.stderr,
+    /\n- duckduckgo: UPSTREAM_ERROR: Cannot reach DuckDuckGo \(127\.0\.0\.1:9\)/,
+  );
+  assert.match(run.stderr, /hint: Use --local \(`quarry search --local`\)/);
+  assert.doesNotMatch(run.stderr, /API_KEY|SEARXNG_URL/);
 });

@@ -121,3 +121,30 @@ Deno.test("quarry search --prefer-archive puts a well-matching archived report a
     await Deno.remove(notes, { recursive: true });
   }
 });
+
+Deno.test("quarry fetch reads a page served with an ETag identically twice", async () => {
+  const web = await startFixtureWeb();
+  const home = await tempHome();
+  try {
+    const url = `${web.origin}/fault/etag?page=caching`;
+    const read = async (format: string) => {
+      const run = await runQuarry(["fetch", url, "--json", "--format", format], { home });
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      return (run.json as { results: Record<string, unknown>[] }).results[0]!;
+    };
+    const first = await read("md");
+    assert.match(String(first.content), /^## Validators$/m, "Markdown headings");
+    assert.match(String(first.content), /^\| ETag \|/m, "a Markdown table");
+    assert.match(String(first.content), /^```/m, "a code fence");
+    assert.ok((first.links as unknown[]).length >= 3, "links");
+    assert.equal(first.site, "Webnotes");
+    const second = await read("md");
+    assert.equal(second.revalidated, true, "the server answered 304");
+    const { revalidated: _, ...same } = second;
+    assert.deepEqual(same, first);
+    const report = async () => (await runQuarry(["fetch", url], { home })).stdout;
+    assert.equal(await report(), await report(), "the Markdown report is the same too");
+  } finally {
+    await web.close();
+  }
+});

@@ -154,3 +154,21 @@ Deno.test("quarry search fails with CAPTCHA and exit 1 when every engine is bloc
     await web.close();
   }
 });
+
+Deno.test("quarry search -n 3 keeps reading further candidates when the first five pages fail", async () => {
+  const web = await startFixtureWeb();
+  try {
+    const run = await runQuarry(
+      ["search", QUERY, "--json", "--diagnostics", "--timeout", "2s", "-n", "3"],
+      { env: { QUARRY_DDG_URL: `${web.origin}/research-failing`, QUARRY_ENGINES: "duckduckgo" } },
+    );
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    const out = run.json as Env;
+    const ok = out.results.filter((r) => r.status === "ok");
+    assert.equal(ok.length, 3, JSON.stringify(out.results.map((r) => [r.url, r.status])));
+    assert.equal(out.results.filter((r) => r.status === "http_error").length, 5);
+    assert.ok(ok.every((r) => r.url.includes("/pages/articles/")));
+  } finally {
+    await web.close();
+  }
+});

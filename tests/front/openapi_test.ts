@@ -50,3 +50,10 @@ Deno.test("openApiDocument() declares bearer auth only with a token, never on /h
   assert.deepEqual(guarded.paths["/health"]!.get!.security, []);
   assert.ok((guarded.paths["/echo"]!.get!.responses as Record<string, unknown>)["401"]);
 });
+
+Deno.test("the OpenAPI document describes a search result with every engine that returned it", () => {
+  const doc = openApiDocument(FAKE_OPS, { version: "1.2.3" }) as Doc;
+  const properties = doc.components.schemas.SearchResult!.properties as Record<string, unknown>;
+  assert.ok(properties.engines, "engines");
+  assert.ok(properties.rank, "rank");
+});

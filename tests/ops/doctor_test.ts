@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { type Check, doctorOp } from "../../src/ops/doctor.ts";
 import type { EngineName } from "../../src/pipeline/engines/types.ts";
-import { writeCooldown } from "../../src/pipeline/engines/cooldown.ts";
+import { afterBlock } from "../../src/pipeline/engines/health.ts";
+import { kvHealth } from "../../src/store/kv/health.ts";
 import type { Envelope } from "../../src/envelope.ts";
 import { type FixtureWeb, startFixtureWeb } from "../support/fixture_web.ts";
 import { type EngineMode, fakeEngineEnv } from "../support/web/engines.ts";
@@ -48,7 +49,7 @@ Deno.test("doctor reports each engine, the keys, SearXNG's JSON output and the d
     assert.equal(checks.get("kv store")?.status, "ok");
     // Doctor only looks: a block it sees does not put the engine on cool-down.
     const kv = await test.ctx.stores.kv();
-    assert.equal((await kv.get(["cooldown", "bing"])).value, null);
+    assert.equal((await kv.get(["health", "bing"])).value, null);
     const text = doctorOp.render!(env, { offline: false });
     assert.match(text, /^blocked +bing +CAPTCHA: Bing blocked the request/m);
     assert.equal(text.trimEnd().split("\n").length, checks.size);
@@ -76,16 +77,19 @@ Deno.test("doctor shows a cool-down with its end and does not probe that engine"
   try {
     const kv = await test.ctx.stores.kv();
     const until = test.clock.t + 600_000;
-    await writeCooldown(
-      kv,
+    await kvHealth(kv).update(
       "mojeek",
-      { until, code: "CAPTCHA", message: "Mojeek refused" },
-      test.clock.t,
+      (old) =>
+        afterBlock(old, { code: "CAPTCHA", message: "Mojeek refused" }, test.clock.t, {
+          cooldownMs: 600_000,
+          maxCooldownMs: 600_000,
+        }),
     );
     const env = await doctorOp.run(test.ctx, { offline: false });
     const mojeek = byName(env).get("mojeek")!;
     assert.equal(mojeek.status, "cooldown");
     assert.equal(mojeek.until, new Date(until).toISOString());
+    assert.match(mojeek.health ?? "", /1 block \(last /);
     assert.ok(!web.requests.some((r) => r.startsWith("/mojeek/")));
   } finally {
     await test.close();
@@ -100,6 +104,9 @@ Deno.test("doctor fails with CAPTCHA when no engine of the chain can search, and
     "duckduckgo-lite": "captcha",
     bing: "captcha",
     mojeek: "ratelimit",
+    startpage: "captcha",
+    "brave-html": "captcha",
+    wikipedia: "down",
     searxng: "down",
   } as const;
   const test = await doctorContext(web, modes);
@@ -109,7 +116,7 @@ Deno.test("doctor fails with CAPTCHA when no engine of the chain can search, and
     if (env.success) return;
     assert.equal(env.error.code, "CAPTCHA");
     assert.equal(env.error.suggestions[0], "google answers: try --engine google");
-    assert.equal(byName(env).size, 13, "the lines are still reported");
+    assert.equal(byName(env).size, 16, "the lines are still reported");
   } finally {
     await test.close();
     await web.close();

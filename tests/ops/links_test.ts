@@ -39,6 +39,7 @@ Deno.test("links gives results with engine and rank, and metadata naming the eng
         "Results for deno kv. Deno KV stores values under keys, with atomic transactions and expiry.",
       engine: "duckduckgo-lite",
       rank: 1,
+      engines: [{ engine: "duckduckgo-lite", rank: 1 }],
     });
     assert.equal(env.results.length, 2);
     assert.equal(env.metadata.engine, "duckduckgo-lite");
@@ -50,6 +51,11 @@ Deno.test("links gives results with engine and rank, and metadata naming the eng
       ["duckduckgo", "blocked"],
       ["duckduckgo-lite", "ok"],
     ]);
+    const text = linksOp.render!(env, { query: "deno kv", count: 2 });
+    assert.match(
+      text,
+      /\nEngines that failed:\n- duckduckgo: CAPTCHA: DuckDuckGo blocked the request/,
+    );
     // No page was fetched: only the engines were asked.
     assert.ok(web.requests.every((r) => !r.startsWith("/pages/")));
   } finally {
@@ -65,6 +71,9 @@ Deno.test("links with every engine blocked fails with CAPTCHA and keeps the atte
       "duckduckgo-lite": "captcha",
       bing: "captcha",
       mojeek: "captcha",
+      startpage: "captcha",
+      "brave-html": "captcha",
+      wikipedia: "captcha",
     } as const;
     const env = await links(web, { query: "deno kv" }, blocked);
     assert.equal(env.success, false);
@@ -72,8 +81,31 @@ Deno.test("links with every engine blocked fails with CAPTCHA and keeps the atte
     assert.equal(env.error.code, "CAPTCHA");
     assert.ok(env.error.suggestions.some((s) => s.includes("SEARXNG_URL")));
     const attempts = env.metadata?.attempts as { outcome: string }[];
-    assert.equal(attempts.length, 4);
+    assert.equal(attempts.length, 7);
     assert.ok(attempts.every((a) => a.outcome === "blocked"));
+  } finally {
+    await web.close();
+  }
+});
+
+Deno.test("links with fusion merges several engines and names each one per result", async () => {
+  const web = await startFixtureWeb();
+  try {
+    const env = await links(web, {
+      query: "deno kv",
+      engine: "bing,mojeek,brave-html",
+      fusion: true,
+    });
+    assert.equal(env.success, true);
+    if (!env.success) return;
+    assert.equal(env.metadata.engine, "bing,mojeek,brave-html");
+    assert.deepEqual(env.results[0]!.engines.map((e) => e.engine), [
+      "bing",
+      "brave-html",
+      "mojeek",
+    ]);
+    const text = linksOp.render!(env, { query: "deno kv", count: 5, fusion: true });
+    assert.match(text, /_bing #1, brave-html #1, mojeek #1_/);
   } finally {
     await web.close();
   }

@@ -136,3 +136,50 @@ Deno.test("fitToTotal() keeps whole excerpts within the total character or token
   assert.equal(byTokens.tokensUsed, 3);
   assert.deepEqual(byTokens.results.map((x) => x.tokens), [3, 0]);
 });
+
+Deno.test("research() keeps reading further candidates until count pages are good", async () => {
+  const cs = Array.from({ length: 9 }, (_, i) => candidate(`p${i}`, i + 1));
+  const pages: Record<string, PageRead> = {};
+  cs.forEach((c, i) => {
+    pages[c.url] = i < 5 ? page(c.url, "http_error") : page(c.url, "ok", article(`Tides ${i}`));
+  });
+  const asked: string[][] = [];
+  const d = deps(cs, pages);
+  const outcome = await research("why do tides rise and fall", {
+    count: 3,
+    budget: { perPage: 3000, total: 12000 },
+  }, {
+    ...d,
+    read: (urls, onPage) => {
+      asked.push(urls);
+      const read = urls.map((u) => pages[u]!);
+      read.forEach((p, i) => onPage?.(p, i));
+      return Promise.resolve(read);
+    },
+  });
+  assert.equal(outcome.results.filter((r) => r.status === "ok").length, 3);
+  assert.equal(outcome.results.filter((r) => r.status === "http_error").length, 5);
+  assert.deepEqual(asked.map((w) => w.length), [6, 3], "a second wave for the two still wanted");
+});
+
+Deno.test("research() reads no further wave once the read deadline has passed", async () => {
+  const cs = Array.from({ length: 9 }, (_, i) => candidate(`p${i}`, i + 1));
+  const pages = Object.fromEntries(cs.map((c) => [c.url, page(c.url, "timeout")]));
+  const clock = { t: 0 };
+  const asked: string[][] = [];
+  const outcome = await research("why do tides rise and fall", {
+    count: 3,
+    budget: { perPage: 3000, total: 12000 },
+    readDeadlineMs: 1000,
+  }, {
+    ...deps(cs, pages),
+    now: () => clock.t,
+    read: (urls) => {
+      asked.push(urls);
+      clock.t += 1000;
+      return Promise.resolve(urls.map((u) => pages[u]!));
+    },
+  });
+  assert.deepEqual(asked.map((w) => w.length), [6]);
+  assert.equal(outcome.results.length, 6);
+});

@@ -108,6 +108,7 @@ export function parseBing(html: string, baseUrl: string): Candidate[] {
 export const bing: Engine = {
   name: "bing",
   operators: true,
+  pageSize: 10,
   available: () => true,
   async search(query, options, deps) {
     const params = new URLSearchParams({
@@ -119,6 +120,8 @@ export const bing: Engine = {
       params.set("cc", region.country);
       params.set("setlang", region.lang);
     }
+    const page = options.page ?? 1;
+    if (page > 1) params.set("first", String((page - 1) * Number(params.get("count")) + 1));
     const filter = options.time ? BING_TIME[options.time] : undefined;
     if (filter) params.set("filters", filter);
     const url = `${deps.config.urls.bing}/search?${params}`;

@@ -80,6 +80,7 @@ export const brave: Engine = {
   name: "brave",
   needsKey: "BRAVE_API_KEY",
   operators: true,
+  pageSize: MAX_COUNT,
   available: (config) => config.keys.brave ? true : "BRAVE_API_KEY is not set",
   async search(query, options, deps) {
     const key = deps.config.keys.brave;
@@ -93,6 +94,8 @@ export const brave: Engine = {
       params.set("country", region.country.toUpperCase());
       params.set("search_lang", region.lang);
     }
+    // The API's offset counts pages, not results.
+    if ((options.page ?? 1) > 1) params.set("offset", String((options.page ?? 1) - 1));
     if (options.time) params.set("freshness", BRAVE_TIME[options.time]);
     const url = `${deps.config.urls.brave}/res/v1/web/search?${params}`;
     const res = await engineRequest(LABEL, url, deps, {

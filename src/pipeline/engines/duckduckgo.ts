@@ -30,6 +30,9 @@ export const DDG_TIME: Readonly<Record<TimeRange, string>> = {
   year: "y",
 };
 
+/** Results on one page of the HTML and Lite endpoints. */
+export const DDG_PAGE = 10;
+
 /** Marks of the anomaly (bot check) page DuckDuckGo serves instead of results. */
 const ANOMALY_SELECTORS = [
   ".anomaly-modal",
@@ -110,6 +113,7 @@ export function parseDuckDuckGo(html: string, baseUrl: string): Candidate[] {
 export const duckduckgo: Engine = {
   name: "duckduckgo",
   operators: true,
+  pageSize: DDG_PAGE,
   available: () => true,
   async search(query, options, deps) {
     const form = new URLSearchParams({
@@ -118,6 +122,12 @@ export const duckduckgo: Engine = {
       kl: ddgRegion(options.region),
     });
     if (options.time) form.set("df", DDG_TIME[options.time]);
+    const page = options.page ?? 1;
+    if (page > 1) {
+      // The HTML endpoint pages by offset: `s` the first result, `dc` the one after.
+      form.set("s", String((page - 1) * DDG_PAGE));
+      form.set("dc", String((page - 1) * DDG_PAGE + 1));
+    }
     const url = `${deps.config.urls.duckduckgo}/html/`;
     const res = await engineRequest(LABEL, url, deps, {
       method: "POST",

@@ -15,7 +15,7 @@ import {
   textOf,
   unrecognised,
 } from "./common.ts";
-import { DDG_TIME, ddgBlockReason, ddgRegion, unwrapDdgLink } from "./duckduckgo.ts";
+import { DDG_PAGE, DDG_TIME, ddgBlockReason, ddgRegion, unwrapDdgLink } from "./duckduckgo.ts";
 import { engineRequest } from "./http.ts";
 import type { Engine } from "./types.ts";
 
@@ -67,10 +67,13 @@ export function parseDuckDuckGoLite(html: string, baseUrl: string): Candidate[] 
 export const duckduckgoLite: Engine = {
   name: "duckduckgo-lite",
   operators: true,
+  pageSize: DDG_PAGE,
   available: () => true,
   async search(query, options, deps) {
     const form = new URLSearchParams({ q: renderQuery(query), kl: ddgRegion(options.region) });
     if (options.time) form.set("df", DDG_TIME[options.time]);
+    const page = options.page ?? 1;
+    if (page > 1) form.set("s", String((page - 1) * DDG_PAGE));
     const url = `${deps.config.urls.duckduckgoLite}/lite/`;
     const res = await engineRequest(LABEL, url, deps, {
       method: "POST",

@@ -6,6 +6,33 @@
 import { QuarryError } from "../../errors.ts";
 import type { EngineDeps } from "./types.ts";
 
+/**
+ * The engine could not be reached at all (DNS, refused or reset
+ * connection): the network, not the engine, is the likely cause.
+ */
+export class EngineUnreachable extends QuarryError {
+  /** Host that could not be reached. */
+  readonly host: string;
+
+  constructor(label: string, host: string, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super("UPSTREAM_ERROR", `Cannot reach ${label} (${host}): ${why}`, {
+      suggestions: ["Check the network connection", "Try another engine with --engine"],
+      cause,
+    });
+    this.name = "EngineUnreachable";
+    this.host = host;
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 /** What came back, body read as text. */
 export interface EngineResponse {
   status: number;
@@ -102,10 +129,7 @@ export async function engineRequest(
         },
       );
     }
-    throw new QuarryError("UPSTREAM_ERROR", `Cannot reach ${label}: ${(error as Error).message}`, {
-      suggestions: ["Check the network connection", "Try another engine with --engine"],
-      cause: error,
-    });
+    throw new EngineUnreachable(label, hostOf(url), error);
   }
   const mapped = options.onStatus?.(res) ?? statusError(label, res, deps.now());
   if (mapped) throw mapped;

@@ -64,6 +64,7 @@ export function parseMojeek(html: string, baseUrl: string): Candidate[] {
 export const mojeek: Engine = {
   name: "mojeek",
   operators: true,
+  pageSize: 10,
   available: () => true,
   async search(query, options, deps) {
     const params = new URLSearchParams({ q: renderQuery(query) });
@@ -73,6 +74,8 @@ export const mojeek: Engine = {
       params.set("lb", region.lang);
       params.set("arc", region.country);
     }
+    const page = options.page ?? 1;
+    if (page > 1) params.set("s", String((page - 1) * 10 + 1));
     const url = `${deps.config.urls.mojeek}/search?${params}`;
     const res = await engineRequest(LABEL, url, deps);
     return parseMojeek(res.body, url);

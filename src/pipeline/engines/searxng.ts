@@ -69,6 +69,7 @@ export function parseSearxng(json: string, baseUrl: string): Candidate[] {
 export const searxng: Engine = {
   name: "searxng",
   operators: true,
+  pageSize: 10,
   available: (config) => config.urls.searxng ? true : "SEARXNG_URL is not set",
   async search(query, options, deps) {
     const base = deps.config.urls.searxng;
@@ -76,7 +77,7 @@ export const searxng: Engine = {
     const params = new URLSearchParams({
       q: renderQuery(query),
       format: "json",
-      pageno: "1",
+      pageno: String(options.page ?? 1),
       safesearch: "0",
     });
     const region = parseRegion(options.region);

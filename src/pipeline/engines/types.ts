@@ -18,6 +18,9 @@ export const ENGINE_NAMES = [
   "searxng",
   "brave",
   "exa",
+  "startpage",
+  "brave-html",
+  "wikipedia",
 ] as const;
 
 /** Name of a backend. */
@@ -36,6 +39,8 @@ export interface EngineOptions {
   /** Region such as `us-en` (DuckDuckGo style) or `en-US`. */
   region?: string;
   time?: TimeRange;
+  /** Result page, from 1, for engines that page. @default {1} */
+  page?: number;
 }
 
 /** The outside world an engine may touch. */
@@ -57,6 +62,13 @@ export interface Engine {
   needsKey?: "BRAVE_API_KEY" | "EXA_API_KEY";
   /** Understands `site:`, quotes, `-term`, `filetype:` and `OR` in the query text. */
   operators: boolean;
+  /**
+   * Answers only from its own site (Wikipedia): never put ahead of the
+   * general engines by health, only asked when they fail.
+   */
+  ownSiteOnly?: boolean;
+  /** Results on one page, for engines that can be asked for the next page. */
+  pageSize?: number;
   /** `true` when configured (key present, URL set), else the reason it is not. */
   available(config: Config): Availability;
   /**
@@ -70,7 +82,7 @@ export interface Engine {
 /** What happened when the chain came to one engine. */
 export interface Attempt {
   engine: string;
-  outcome: "ok" | "blocked" | "error" | "cooldown" | "skipped";
+  outcome: "ok" | "blocked" | "error" | "cooldown" | "skipped" | "cancelled";
   code?: ErrorCode;
   message?: string;
   /** End of the cool-down (ISO time), for `blocked` and `cooldown`. */
@@ -78,4 +90,10 @@ export interface Attempt {
   /** Results the engine gave that satisfy the query's operators. */
   results?: number;
   elapsed_ms?: number;
+  /** Host that could not be reached at all (DNS or connection failure). */
+  unreachable?: string;
+  /** What would fix this engine's error (e.g. SearXNG without JSON output). */
+  hint?: string;
+  /** Result pages asked for, when more than one. */
+  pages?: number;
 }

@@ -249,6 +249,26 @@ export class Archive {
     return row ? rowToDocument(row) : undefined;
   }
 
+  /** Keeps what a read page needs beyond its text to be rebuilt (see `document_pages`). */
+  keepPage(id: string, page: Record<string, unknown>): void {
+    this.#sql.run(
+      "INSERT OR REPLACE INTO document_pages(document_id, page) VALUES (?, ?)",
+      Number(id),
+      JSON.stringify(page),
+    );
+  }
+
+  /** What {@linkcode keepPage} kept for a document, or undefined. */
+  keptPage(id: string): Record<string, unknown> | undefined {
+    if (!DIGITS.test(id.trim())) return undefined;
+    const row = this.#sql.get<{ page: string }>(
+      "SELECT page FROM document_pages WHERE document_id = ?",
+      Number(id),
+    );
+    const value: unknown = row ? JSON.parse(row.page) : undefined;
+    return value && typeof value === "object" ? value as Record<string, unknown> : undefined;
+  }
+
   /** Documents cited by, citing, or similar to a document, to `depth` levels. */
   related(idOrUrl: string, depth = 1, maxSteps = 100): RelatedResult | undefined {
     const id = this.resolve(idOrUrl);

@@ -9,7 +9,12 @@ import { createHash } from "node:crypto";
 import { QuarryError } from "../../errors.ts";
 import type { Archive, IndexStateRow } from "./archive.ts";
 import type { DocumentSource } from "./types.ts";
-import { type FileDocument, fileKind, readFileDocuments } from "./indexer_files.ts";
+import {
+  type ExtractHtml,
+  type FileDocument,
+  fileKind,
+  readFileDocuments,
+} from "./indexer_files.ts";
 
 /** How folders are indexed. */
 export interface IndexConfig {
@@ -44,6 +49,8 @@ export const DEFAULT_INDEX_CONFIG: IndexConfig = {
 /** What indexing needs from outside. */
 export interface IndexDeps {
   archive: Archive;
+  /** Reads an HTML file's main content (the pipeline's extractor, passed in by the op). */
+  extractHtml: ExtractHtml;
   /** Milliseconds since the epoch. */
   now: () => number;
   /** Called after each file. */
@@ -145,7 +152,10 @@ export async function indexFolders(
       const known = state.get(path);
       state.delete(path);
       try {
-        const pending = await examine(path, root, known, config, indexedAt);
+        const pending = await examine(path, root, known, config, {
+          indexedAt,
+          extractHtml: deps.extractHtml,
+        });
         if (pending === "unchanged") counts.unchanged++;
         else if (pending === "skipped") counts.skipped++;
         else batch.push(pending);
@@ -176,7 +186,7 @@ async function examine(
   root: string,
   known: IndexStateRow | undefined,
   config: IndexConfig,
-  indexedAt: string,
+  read: { indexedAt: string; extractHtml: ExtractHtml },
 ): Promise<Pending | "unchanged" | "skipped"> {
   const info = await Deno.stat(path);
   const mtime = info.mtime?.getTime() ?? 0;
@@ -197,7 +207,7 @@ async function examine(
   };
   if (!config.force && known && known.hash === hash) return { ...base, docs: undefined };
   const text = new TextDecoder().decode(bytes);
-  return { ...base, docs: readFileDocuments(path, text, { source: config.source, indexedAt }) };
+  return { ...base, docs: readFileDocuments(path, text, { source: config.source, ...read }) };
 }
 
 function write(archive: Archive, batch: Pending[], counts: IndexCounts): void {

@@ -5,7 +5,7 @@
  * documents out.
  * @module
  */
-import { extract } from "../../pipeline/extract/mod.ts";
+import type { Article } from "../../pipeline/types.ts";
 import type { DocumentInput, DocumentSource } from "./types.ts";
 import { extractCitations } from "../graph/citations.ts";
 import type { CitationKind } from "../graph/walk.ts";
@@ -106,11 +106,15 @@ function citationsOf(markdown: string, base: string | undefined, kind: CitationK
   return extractCitations(markdown, base).map((c) => ({ ...c, kind }));
 }
 
+/** Reads the main content of an HTML page (the pipeline's extractor, passed in). */
+export type ExtractHtml = (html: string, url: string) => Article;
+
 /** Options of {@linkcode readFileDocuments}. */
 export interface ReadFileOptions {
   source: DocumentSource;
   /** ISO time the file was indexed. */
   indexedAt: string;
+  extractHtml: ExtractHtml;
 }
 
 /**
@@ -137,7 +141,8 @@ export function readFileDocuments(
     return [{ doc, citations: citationsOf(md.body, undefined, "citation") }];
   }
   if (kind === "html") {
-    return [htmlDocument(text, `file://${path}`, { ...base, title: name, content: "" })];
+    const doc = { ...base, title: name, content: "" };
+    return [htmlDocument(options.extractHtml(text, `file://${path}`), `file://${path}`, doc)];
   }
   if (kind !== "json") return [];
   let value: unknown;
@@ -164,13 +169,15 @@ export function readFileDocuments(
       ...(query ? { query } : {}),
     };
     if (!content.trim()) return [];
-    if (HTML_LIKE.test(content)) return [htmlDocument(content, url ?? `file://${path}`, doc)];
+    if (HTML_LIKE.test(content)) {
+      const at = url ?? `file://${path}`;
+      return [htmlDocument(options.extractHtml(content, at), at, doc)];
+    }
     return [{ doc, citations: citationsOf(content, url, "link") }];
   });
 }
 
-function htmlDocument(html: string, url: string, base: DocumentInput): FileDocument {
-  const { article } = extract(html, url);
+function htmlDocument(article: Article, url: string, base: DocumentInput): FileDocument {
   const doc: DocumentInput = {
     ...base,
     title: article.title || base.title,

@@ -3,10 +3,11 @@
  * links as `link` citations with the sentence around each link.
  * @module
  */
-import type { Article } from "../../pipeline/types.ts";
+import type { ArchivedPage, KeptPage } from "../../pipeline/memory.ts";
+import type { Article, Block, Link } from "../../pipeline/types.ts";
 import { canonicalUrl } from "../../text/url.ts";
 import type { Archive } from "./archive.ts";
-import type { DocumentSource } from "./types.ts";
+import type { ArchivedDocument, DocumentSource } from "./types.ts";
 import { extractCitations } from "../graph/citations.ts";
 
 /** A page that was read. */
@@ -58,6 +59,8 @@ export function archivePage(archive: Archive, page: ReadPage): string {
       },
     }]);
     const id = outcome!.id;
+    // Kept even when the text is unchanged, so a page archived before it was kept gets it.
+    archive.keepPage(id, { ...keptOf(article) });
     if (outcome!.status === "unchanged") return id;
     const self = canonicalUrl(page.finalUrl);
     const contexts = new Map(
@@ -81,4 +84,64 @@ export function archivePage(archive: Archive, page: ReadPage): string {
     archive.replaceCitations(id, ["link"], citations);
     return id;
   });
+}
+
+/** The row of `document_pages`: the article's fields the documents table does not hold as read. */
+interface KeptRow extends KeptPage {
+  site: string | null;
+  published: string | null;
+  excerpt: string | null;
+}
+
+function keptOf(article: Article): KeptRow {
+  return {
+    markdown: article.markdown,
+    blocks: article.blocks,
+    links: article.links,
+    ...(article.canonical === undefined ? {} : { canonical: article.canonical }),
+    site: article.site,
+    published: article.published,
+    excerpt: article.excerpt,
+  };
+}
+
+function isKeptRow(
+  value: Record<string, unknown> | undefined,
+): value is Record<string, unknown> & KeptRow {
+  return !!value && typeof value.markdown === "string" && Array.isArray(value.blocks) &&
+    Array.isArray(value.links);
+}
+
+/**
+ * An archived document as the pipeline reads it; a web page archived with
+ * {@linkcode archivePage} comes back exactly as it was first read.
+ */
+export function archivedPage(archive: Archive, doc: ArchivedDocument): ArchivedPage {
+  const meta = doc.metadata as { site_name?: string; excerpt?: string };
+  const base: ArchivedPage = {
+    id: doc.id,
+    url: doc.url,
+    path: doc.path,
+    title: doc.title,
+    byline: doc.byline,
+    site: doc.site ?? meta.site_name ?? null,
+    lang: doc.lang,
+    published: doc.publishedAt,
+    excerpt: meta.excerpt ?? null,
+    text: doc.content,
+  };
+  const row = archive.keptPage(doc.id);
+  if (!isKeptRow(row)) return base;
+  return {
+    ...base,
+    site: row.site ?? null,
+    published: row.published ?? null,
+    excerpt: row.excerpt ?? null,
+    kept: {
+      markdown: row.markdown,
+      blocks: row.blocks as Block[],
+      links: row.links as Link[],
+      ...(typeof row.canonical === "string" ? { canonical: row.canonical } : {}),
+    },
+  };
 }

@@ -127,6 +127,16 @@ export const MIGRATIONS: readonly string[] = [
 
   CREATE TABLE archive_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
+  `
+  -- What a read web page keeps beyond its text (Markdown, blocks, links, site),
+  -- so a page that answers 304 later is rebuilt exactly as it was first read.
+  -- Pages archived before this table existed have no row: a 304 for one of them
+  -- is asked again without validators, which fills its row.
+  CREATE TABLE document_pages (
+    document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+    page TEXT NOT NULL CHECK (json_valid(page))
+  );
+  `,
 ];
 
 /** Brings the archive up to the newest schema; a current archive is left as it is. */

@@ -52,19 +52,57 @@ function absoluteHttp(raw: string, base: string | undefined): string | undefined
   }
 }
 
-/** The sentence of `text` that holds the range [start, end), cleaned to plain text. */
-export function sentenceAround(text: string, start: number, end: number, maxLength = 300): string {
-  let from = 0;
-  let to = text.length;
+/** Where sentences of a text end: each boundary's start, and where the next sentence starts. */
+export interface SentenceBounds {
+  at: number[];
+  next: number[];
+  /** Where the sentence before the boundary stops (a newline is not part of it). */
+  stop: number[];
+}
+
+/** The sentence boundaries of a text, found once for every link in it. */
+export function sentenceBounds(text: string): SentenceBounds {
+  const bounds: SentenceBounds = { at: [], next: [], stop: [] };
   SENTENCE_END.lastIndex = 0;
   for (let m = SENTENCE_END.exec(text); m; m = SENTENCE_END.exec(text)) {
-    const boundary = m.index + m[0].length;
-    if (boundary <= start) from = boundary;
-    else if (m.index >= end) {
-      to = m.index + (m[0] === "\n" || m[0].startsWith("\n") ? 0 : 1);
-      break;
-    }
+    bounds.at.push(m.index);
+    bounds.next.push(m.index + m[0].length);
+    bounds.stop.push(m.index + (m[0].startsWith("\n") ? 0 : 1));
   }
+  return bounds;
+}
+
+/** Index of the first entry of a sorted list that is at least `value`. */
+function firstAtLeast(sorted: number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The sentence of `text` that holds the range [start, end), cleaned to plain
+ * text. Pass the text's {@linkcode sentenceBounds} when asking for many
+ * ranges: finding them again for each range made long pages quadratic.
+ */
+export function sentenceAround(
+  text: string,
+  start: number,
+  end: number,
+  maxLength = 300,
+  bounds: SentenceBounds = sentenceBounds(text),
+): string {
+  // The sentence ends at the first boundary at or after the range; it starts
+  // after the last boundary that ends before that one, at or before the range.
+  const last = firstAtLeast(bounds.at, end);
+  const to = last < bounds.at.length ? bounds.stop[last]! : text.length;
+  let from = 0;
+  const before = firstAtLeast(bounds.next, start + 1) - 1;
+  if (before >= 0 && before < last) from = bounds.next[before]!;
   const sentence = text.slice(from, to).replace(MARKDOWN_LINK_TEXT, "$1").replace(NOTE_MARK, "")
     .replace(SPACE, " ").replace(SPACE_BEFORE_PUNCTUATION, "$1").trim().replace(BLOCK_MARKER, "");
   return sentence.length <= maxLength ? sentence : `${sentence.slice(0, maxLength - 1).trimEnd()}…`;
@@ -88,6 +126,7 @@ export function extractCitations(
   config: CitationExtractConfig = DEFAULT_CITATION_EXTRACT_CONFIG,
 ): ExtractedCitation[] {
   const found = new Map<string, { at: number; context: string }>();
+  const bounds = sentenceBounds(markdown);
   const masked: Array<[number, number]> = [];
   const add = (raw: string, at: number, context: () => string) => {
     const url = absoluteHttp(raw, base);
@@ -116,7 +155,13 @@ export function extractCitations(
       use?.index ?? m.index,
       () =>
         use
-          ? sentenceAround(markdown, use.index, use.index + use[0].length, config.maxContext)
+          ? sentenceAround(
+            markdown,
+            use.index,
+            use.index + use[0].length,
+            config.maxContext,
+            bounds,
+          )
           : title.replace(SPACE, " ").slice(0, config.maxContext),
     );
   }
@@ -126,7 +171,7 @@ export function extractCitations(
     add(
       m[3]!,
       m.index,
-      () => sentenceAround(markdown, m.index, m.index + m[0].length, config.maxContext),
+      () => sentenceAround(markdown, m.index, m.index + m[0].length, config.maxContext, bounds),
     );
   }
   for (const m of markdown.matchAll(URL_IN_TEXT)) {
@@ -134,7 +179,7 @@ export function extractCitations(
     add(
       m[0],
       m.index,
-      () => sentenceAround(markdown, m.index, m.index + m[0].length, config.maxContext),
+      () => sentenceAround(markdown, m.index, m.index + m[0].length, config.maxContext, bounds),
     );
   }
   return [...found.entries()]

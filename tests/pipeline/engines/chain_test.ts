@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Config } from "../../../src/config.ts";
 import { QuarryError } from "../../../src/errors.ts";
-import { readCooldown } from "../../../src/pipeline/engines/cooldown.ts";
+import { kvHealth } from "../../../src/store/kv/health.ts";
 import {
   type ChainDeps,
   defaultChain,
@@ -45,6 +45,7 @@ async function harness(): Promise<Harness> {
     slept: [],
     deps(modes = {}, env = {}) {
       const config: Config = fakeConfig(web.origin, modes, {
+        QUARRY_COOLDOWN: "15m",
         SEARXNG_URL: "",
         BRAVE_API_KEY: "",
         EXA_API_KEY: "",
@@ -59,7 +60,11 @@ async function harness(): Promise<Harness> {
           h.clock.now += ms;
           return Promise.resolve();
         },
-        kv: h.kv,
+        // The hedge timer never fires here: engines are asked one after another.
+        timer: (_ms, signal) =>
+          new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+        random: () => 0,
+        health: kvHealth(h.kv),
       };
     },
     // A new handle on the same file, as another process would open it.
@@ -118,10 +123,16 @@ Deno.test("searchEngines() keeps a blocked engine on cool-down across KV handles
       until: new Date(T0 + 15 * MINUTE).toISOString(),
     });
     assert.equal(ddgRequests(h.web), 1);
-    // Past the cool-down it is asked first again.
+    // Past the cool-down it is asked again, but after the engines that have not been blocked.
     h.clock.now = T0 + 16 * MINUTE;
     const after = await searchEngines(parseQuery("deno kv"), { count: 3 }, h.deps());
-    assert.equal(after.engine, "duckduckgo");
+    assert.equal(after.engine, "duckduckgo-lite");
+    assert.ok(!after.attempts.some((a) => a.outcome === "cooldown"));
+    const asked = await searchEngines(parseQuery("deno kv"), {
+      count: 3,
+      engines: ["duckduckgo"],
+    }, h.deps());
+    assert.equal(asked.engine, "duckduckgo");
     assert.equal(ddgRequests(h.web), 2);
   } finally {
     await h.close();
@@ -135,8 +146,8 @@ Deno.test("searchEngines() cools a rate-limited engine down for its Retry-After"
     const answer = await searchEngines(parseQuery("deno kv"), { count: 3 }, deps);
     assert.equal(answer.attempts[0]!.outcome, "blocked");
     assert.equal(answer.attempts[0]!.code, "RATE_LIMITED");
-    const cooldown = await readCooldown(h.kv, "duckduckgo", h.clock.now);
-    assert.equal(cooldown?.until, T0 + 120_000);
+    const record = await kvHealth(h.kv).get("duckduckgo");
+    assert.equal(record?.until, T0 + 120_000);
   } finally {
     await h.close();
   }
@@ -152,7 +163,7 @@ Deno.test("searchEngines() moves on after an error without cooling the engine do
     );
     assert.deepEqual(answer.attempts[0]!.outcome, "error");
     assert.equal(answer.attempts[0]!.code, "UPSTREAM_ERROR");
-    assert.equal(await readCooldown(h.kv, "duckduckgo", h.clock.now), undefined);
+    assert.equal((await kvHealth(h.kv).get("duckduckgo"))?.until, undefined);
   } finally {
     await h.close();
   }
@@ -166,6 +177,9 @@ Deno.test("searchEngines() with every engine blocked throws CAPTCHA with the att
       "duckduckgo-lite": "captcha",
       bing: "captcha",
       mojeek: "ratelimit",
+      startpage: "captcha",
+      "brave-html": "captcha",
+      wikipedia: "captcha",
     } as const;
     const error = await searchEngines(parseQuery("deno kv"), { count: 3 }, h.deps(modes)).then(
       () => assert.fail("expected the chain to fail"),
@@ -173,12 +187,9 @@ Deno.test("searchEngines() with every engine blocked throws CAPTCHA with the att
     );
     assert.ok(error instanceof EngineChainError);
     assert.equal(error.code, "CAPTCHA");
-    assert.deepEqual(error.attempts.map((a) => a.outcome), [
-      "blocked",
-      "blocked",
-      "blocked",
-      "blocked",
-    ]);
+    assert.deepEqual(error.attempts.map((a) => a.outcome), Array(7).fill("blocked"));
+    // The Markdown report names each engine's cause, not only --json.
+    assert.match(error.message, /\n- bing: CAPTCHA: Bing blocked the request/);
     assert.ok(error.suggestions.some((s) => s.includes("SEARXNG_URL")));
     assert.ok(error.suggestions.some((s) => s.includes("BRAVE_API_KEY")));
     // Mojeek's Retry-After (2 minutes) ends first.
@@ -262,6 +273,9 @@ Deno.test("searchEngines() asks the next engine when nothing satisfies the opera
       ["duckduckgo-lite", "ok", 0],
       ["bing", "ok", 0],
       ["mojeek", "ok", 0],
+      ["startpage", "ok", 0],
+      ["brave-html", "ok", 0],
+      ["wikipedia", "ok", 0],
     ]);
   } finally {
     await h.close();
@@ -308,13 +322,19 @@ Deno.test("searchEngines() skips engines that are not configured and says why", 
 Deno.test("defaultChain() puts SearXNG first and adds keyed APIs only with their keys", () => {
   const origin = "http://127.0.0.1:9";
   const bare = fakeConfig(origin, {}, { SEARXNG_URL: "", BRAVE_API_KEY: "", EXA_API_KEY: "" });
-  assert.deepEqual(defaultChain(bare), ["duckduckgo", "duckduckgo-lite", "bing", "mojeek"]);
-  assert.deepEqual(defaultChain(fakeConfig(origin)), [
-    "searxng",
+  const keyless = [
     "duckduckgo",
     "duckduckgo-lite",
     "bing",
     "mojeek",
+    "startpage",
+    "brave-html",
+    "wikipedia",
+  ];
+  assert.deepEqual(defaultChain(bare), keyless);
+  assert.deepEqual(defaultChain(fakeConfig(origin)), [
+    "searxng",
+    ...keyless,
     "brave",
     "exa",
   ]);

@@ -13,6 +13,8 @@ import { parseExa } from "../../../src/pipeline/engines/exa.ts";
 import { parseGoogle } from "../../../src/pipeline/engines/google.ts";
 import { parseMojeek } from "../../../src/pipeline/engines/mojeek.ts";
 import { parseSearxng } from "../../../src/pipeline/engines/searxng.ts";
+import { parseStartpage } from "../../../src/pipeline/engines/startpage.ts";
+import { parseBraveHtml } from "../../../src/pipeline/engines/brave_html.ts";
 import type { Candidate } from "../../../src/pipeline/types.ts";
 
 const CORPUS = new URL("../../../../shared/corpora/serp/", import.meta.url);
@@ -40,7 +42,7 @@ async function readWithoutHead(path: string): Promise<string> {
 
 /** Search hosts of the engines themselves: a clean result never points back at one. */
 const ENGINE_HOSTS =
-  /^(?:(?:www|html|lite)\.)?(?:duckduckgo\.com|bing\.com|google\.com|mojeek\.com)$|^search\.brave\.com$/;
+  /^(?:(?:www|html|lite)\.)?(?:duckduckgo\.com|bing\.com|google\.com|mojeek\.com)$|^search\.brave\.com$|startpage\.com$/;
 const WRAPPER_PARAMS = ["uddg", "rut", "u", "ntb", "sa", "usg", "ved"];
 
 function assertClean(results: Candidate[]): void {
@@ -244,5 +246,39 @@ Deno.test({
     });
     assert.equal(results[0]!.published, "2024-11-01");
     assert.match(results[0]!.snippet, /^ChangeBot automatically generates/);
+  },
+});
+
+Deno.test({
+  name:
+    "parseStartpage() reads the saved Startpage page: 10 results, the ad and proxy links left out",
+  ignore,
+  fn: async () => {
+    const html = await read("startpage/startpage.html");
+    const results = parseStartpage(html, "https://www.startpage.com/sp/search");
+    assertPinned(results, {
+      count: 10,
+      first: "https://www.w3schools.com/js/",
+      last: "https://www.youtube.com/watch?v=lfmg-EJ8gm4",
+    });
+    assert.equal(results[0]!.title, "JavaScript Tutorial - W3Schools");
+    assert.equal(results.at(-1)!.published, "2024-01-01");
+    assert.match(results.at(-1)!.snippet, /^javascript #tutorial/);
+  },
+});
+
+Deno.test({
+  name: "parseBraveHtml() reads the saved Brave Search page: 20 web results, clusters left out",
+  ignore,
+  fn: async () => {
+    const html = await read("brave_html/brave.html");
+    const results = parseBraveHtml(html, "https://search.brave.com/search");
+    assertPinned(results, {
+      count: 20,
+      first: "https://www.w3schools.com/js/",
+      last: "https://www.simplilearn.com/tutorials/javascript-tutorial",
+    });
+    assert.equal(results[1]!.title, "The Modern JavaScript Tutorial");
+    assert.equal(results.at(-1)!.published, "2025-12-01");
   },
 });

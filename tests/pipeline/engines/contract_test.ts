@@ -22,6 +22,8 @@ const DATED: ReadonlySet<EngineName> = new Set([
   "searxng",
   "brave",
   "exa",
+  "brave-html",
+  "wikipedia",
 ]);
 
 /** What the `captcha` mode of each fake turns into. */
@@ -34,6 +36,9 @@ const BLOCK_CODE: Readonly<Record<EngineName, string>> = {
   searxng: "RATE_LIMITED",
   brave: "RATE_LIMITED",
   exa: "RATE_LIMITED",
+  startpage: "CAPTCHA",
+  "brave-html": "CAPTCHA",
+  wikipedia: "RATE_LIMITED",
 };
 
 /** Engines whose fixture has a protocol-relative link (`//blog.example.net/…`). */
@@ -48,6 +53,16 @@ const QUERY = "deno kv";
 
 /** The organic results every fake gives, in order. */
 function organic(origin: string, name: EngineName): string[] {
+  // Wikipedia's results are its own articles, named by title.
+  if (name === "wikipedia") {
+    return [
+      "Deno_KV:_a_key-value_database_built_into_the_runtime",
+      "Getting_started",
+      "Annual_report_2024",
+      "Hello,_World!",
+      "About_Example",
+    ].map((title) => `${origin}/wikipedia/wiki/${title}`);
+  }
   // A protocol-relative link takes the scheme of the page it is on: http on the fixture web.
   const scheme = PROTOCOL_RELATIVE.has(name) ? new URL(origin).protocol : "https:";
   return [

@@ -7,6 +7,9 @@ import {
 } from "../../../src/store/archive/indexer.ts";
 import { readFileDocuments, readMarkdown } from "../../../src/store/archive/indexer_files.ts";
 import { tempArchive } from "./helpers.ts";
+import { extract } from "../../../src/pipeline/extract/mod.ts";
+
+const extractHtml = (html: string, url: string) => extract(html, url).article;
 
 const NOW = Date.parse("2025-03-01T12:00:00Z");
 
@@ -51,6 +54,7 @@ Deno.test("indexFolders() indexes Markdown, text, HTML and JSON, then only what 
     const progress: IndexProgress[] = [];
     const deps = {
       archive: t.archive,
+      extractHtml,
       now: () => NOW,
       progress: (p: IndexProgress) => progress.push(p),
     };
@@ -119,7 +123,7 @@ Deno.test("indexFolders() reports a missing folder as NOT_FOUND", async () => {
   const t = await tempArchive();
   try {
     await assert.rejects(
-      indexFolders([`${t.dir}/nope`], { archive: t.archive, now: () => NOW }),
+      indexFolders([`${t.dir}/nope`], { archive: t.archive, extractHtml, now: () => NOW }),
       (e: unknown) => (e as { code?: string }).code === "NOT_FOUND",
     );
   } finally {
@@ -137,7 +141,11 @@ Deno.test("readMarkdown() takes the title from front matter or the first heading
 });
 
 Deno.test("readFileDocuments() reads JSON saved pages in several shapes", () => {
-  const opts = { source: "url-content" as const, indexedAt: "2025-01-01T00:00:00.000Z" };
+  const opts = {
+    source: "url-content" as const,
+    indexedAt: "2025-01-01T00:00:00.000Z",
+    extractHtml,
+  };
   const one = readFileDocuments(
     "/x/one.json",
     JSON.stringify({ url: "https://a.org/", title: "A", text: "Body" }),
@@ -169,7 +177,7 @@ Deno.test("watchFolders() re-indexes after a change until aborted", async () => 
     const runs: IndexCounts[] = [];
     let changed: () => void = () => {};
     const secondRun = new Promise<void>((resolve) => changed = resolve);
-    const watching = watchFolders([dir], { archive: t.archive, now: () => NOW }, {
+    const watching = watchFolders([dir], { archive: t.archive, extractHtml, now: () => NOW }, {
       debounceMs: 50,
       signal: controller.signal,
       onIndexed: (counts) => {

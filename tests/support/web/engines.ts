@@ -136,6 +136,39 @@ const ENGINES: Record<string, FakeEngine> = {
       return await readParams(req, url);
     },
   },
+  "startpage": {
+    dir: "startpage",
+    method: "GET",
+    path: "/sp/search",
+    json: false,
+    block: { file: "captcha.html", status: 200 },
+    read: readParams,
+  },
+  "brave-html": {
+    dir: "brave-html",
+    method: "GET",
+    path: "/search",
+    json: false,
+    block: { file: "captcha.html", status: 200 },
+    read: readParams,
+  },
+  "wikipedia": {
+    dir: "wikipedia",
+    method: "GET",
+    path: "/w/api.php",
+    json: true,
+    // MediaWiki throttles with 429 and Retry-After; it has no CAPTCHA for the API.
+    block: { status: 429 },
+    read: (_req, url) => {
+      const q = url.searchParams.get("srsearch");
+      if (url.searchParams.get("action") !== "query" || url.searchParams.get("list") !== "search") {
+        return Promise.resolve(badRequest("action=query&list=search expected"));
+      }
+      return Promise.resolve(
+        q ? { ...Object.fromEntries(url.searchParams), q } : badRequest("missing srsearch"),
+      );
+    },
+  },
   "exa": {
     dir: "exa",
     method: "POST",
@@ -163,6 +196,9 @@ export const ENGINE_PREFIX: Readonly<Record<EngineName, string>> = {
   searxng: "searxng",
   brave: "brave",
   exa: "exa",
+  startpage: "startpage",
+  "brave-html": "brave-html",
+  wikipedia: "wikipedia",
 };
 
 const ENV_NAME: Readonly<Record<EngineName, string>> = {
@@ -174,6 +210,9 @@ const ENV_NAME: Readonly<Record<EngineName, string>> = {
   searxng: "SEARXNG_URL",
   brave: "QUARRY_BRAVE_URL",
   exa: "QUARRY_EXA_URL",
+  startpage: "QUARRY_STARTPAGE_URL",
+  "brave-html": "QUARRY_BRAVE_HTML_URL",
+  wikipedia: "QUARRY_WIKIPEDIA_URL",
 };
 
 /** Base URL of a fake engine in a mode. */

@@ -14,7 +14,8 @@
  * - `huge` is an 11 MB page streamed without a length; `huge?length=1` declares it.
  * - `gzip-bomb` is a small gzip body that expands to 12 MB.
  * - `type/TYPE/SUBTYPE` serves bytes with that Content-Type; `type/none` without one.
- * - `etag` answers 304 to a matching If-None-Match or If-Modified-Since.
+ * - `etag` answers 304 to a matching If-None-Match or If-Modified-Since;
+ *   `etag?page=caching` serves `articles/caching.html` (headings, a table, code, links, a site name).
  * @module
  */
 import type { FixtureWebInfo, Route } from "../fixture_web.ts";
@@ -103,13 +104,14 @@ function captcha(url: URL): Response {
 }
 
 /** A real article with validators, so a 304 has something worth reusing. */
-async function conditional(req: Request): Promise<Response> {
+async function conditional(req: Request, url: URL): Promise<Response> {
   const validators = { etag: ETAG, "last-modified": LAST_MODIFIED };
   const since = Date.parse(req.headers.get("if-modified-since") ?? "");
   if (req.headers.get("if-none-match") === ETAG || since >= Date.parse(LAST_MODIFIED)) {
     return new Response(null, { status: 304, headers: validators });
   }
-  const body = await Deno.readFile(new URL("articles/http2.html", FIXTURES));
+  const page = url.searchParams.get("page") === "caching" ? "caching" : "http2";
+  const body = await Deno.readFile(new URL(`articles/${page}.html`, FIXTURES));
   return new Response(body, {
     headers: { "content-type": "text/html; charset=utf-8", ...validators },
   });
@@ -182,7 +184,7 @@ const serveFault: Route = async (req, url, web) => {
   if (name.startsWith("type/")) {
     return new Response(PNG, { headers: { "content-type": name.slice("type/".length) } });
   }
-  if (name === "etag") return await conditional(req);
+  if (name === "etag") return await conditional(req, url);
   return undefined;
 };
 

@@ -61,6 +61,27 @@ export const RESEARCH_RESULTS: readonly SerpEntry[] = [
   },
 ];
 
+/** Good pages that sit below five failing ones, for "keep reading further candidates". */
+export const FAILING_FIRST_RESULTS: readonly SerpEntry[] = [
+  ...[500, 502, 503, 404, 410].map((code) => ({
+    path: `/fault/status/${code}?topic=http3-quic`,
+    title: `HTTP/3 QUIC head-of-line blocking mirror ${code}`,
+    snippet: "Why HTTP/3 over QUIC avoids head-of-line blocking.",
+  })),
+  RESEARCH_RESULTS[0]!,
+  RESEARCH_RESULTS[2]!,
+  {
+    path: "/pages/articles/http3.html?mirror=1",
+    title: "HTTP/3 explained (mirror): QUIC and head-of-line blocking",
+    snippet: "HTTP/3 runs over QUIC, so a lost packet stalls only its own stream.",
+  },
+  {
+    path: "/pages/articles/http2.html?mirror=1",
+    title: "HTTP/2 multiplexing and head-of-line blocking (mirror)",
+    snippet: "Why HTTP/2 head-of-line blocking led HTTP/3 to QUIC.",
+  },
+];
+
 function escape(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(
     /"/g,
@@ -96,5 +117,13 @@ const serveResearchSerp: Route = (req, url, web) => {
   });
 };
 
+/** Serves a SERP whose first five results fail, at `/research-failing/html/`. */
+const serveFailingFirstSerp: Route = (req, url, web) => {
+  if (url.pathname !== "/research-failing/html/" || req.method !== "POST") return undefined;
+  return new Response(researchSerp(web.origin, FAILING_FIRST_RESULTS), {
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
+};
+
 /** Research routes in the order they are tried. */
-export const researchRoutes: Route[] = [serveResearchSerp];
+export const researchRoutes: Route[] = [serveResearchSerp, serveFailingFirstSerp];
