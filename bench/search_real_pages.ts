@@ -189,6 +189,12 @@ export async function runRealPages(ctx: BenchContext): Promise<BenchSection> {
           value: String(all.length),
           note: `all: ${all.join(", ")}; alone: ${alone.join(", ")}`,
         },
+        {
+          // Extraction is CPU work: on a shared machine the load says how far to trust the rest.
+          metric: "load average (1, 5, 15 min) after the runs",
+          value: Deno.loadavg().map((l) => l.toFixed(2)).join(", "),
+          note: `${navigator.hardwareConcurrency} cores`,
+        },
       ],
     };
   } finally {

@@ -16,7 +16,8 @@ import { coolingUntil, type EngineHealth } from "../src/pipeline/engines/health.
 import { searchEngines } from "../src/pipeline/engines/mod.ts";
 import { parseQuery } from "../src/pipeline/query.ts";
 import { startFixtureWeb } from "../tests/support/fixture_web.ts";
-import { engineFarm, realisticRules } from "../tests/support/web/engine_farm.ts";
+import { engineFarm, engineList, realisticRules } from "../tests/support/web/engine_farm.ts";
+import { fuseRanks } from "../src/pipeline/engines/fusion.ts";
 import type { BenchContext, BenchRow, BenchSection } from "./types.ts";
 
 const SCALE = 20;
@@ -205,6 +206,29 @@ function rows(o: Outcome, base?: Outcome): BenchRow[] {
   ];
 }
 
+/**
+ * Fusion on its own, without blocks: nDCG@5 of one engine's first page
+ * against the reciprocal rank fusion of three engines' first pages.
+ */
+function fusionWithoutBlocks(topics: number): BenchRow {
+  const engines = ["duckduckgo-lite", "bing", "mojeek"];
+  let single = 0;
+  let fused = 0;
+  for (let t = 0; t < topics; t++) {
+    const lists = engines.map((engine) =>
+      engineList(engine, t).slice(0, 10).map((r, i) => ({ ...r, engine, rank: i + 1 }))
+    );
+    single += ndcg5(lists[0]!.map((c) => c.url));
+    fused += ndcg5(fuseRanks(lists).map((c) => c.url));
+  }
+  return {
+    metric: "nDCG@5 without blocks: fusion of 3 first pages",
+    value: (fused / topics).toFixed(3),
+    baseline: (single / topics).toFixed(3),
+    note: `one engine's first page; ${topics} topics`,
+  };
+}
+
 /** Runs the storm for each chain. */
 export async function run(ctx: BenchContext): Promise<BenchSection[]> {
   const n = ctx.quick ? QUICK_QUERIES : QUERIES;
@@ -236,7 +260,10 @@ export async function run(ctx: BenchContext): Promise<BenchSection[]> {
       title: "search-storm: hedged chain (baseline: sequential chain)",
       rows: rows(hedged, sequential),
     },
-    { title: "search-storm: rank fusion (baseline: hedged chain)", rows: rows(fused, hedged) },
+    {
+      title: "search-storm: rank fusion (baseline: hedged chain)",
+      rows: [...rows(fused, hedged), fusionWithoutBlocks(n)],
+    },
     {
       title: "search-storm: paging (-n 30)",
       rows: [{

@@ -11,9 +11,11 @@ export const ENV_VARS = {
   XDG_DATA_HOME: "Base of the default data directory",
   HOME: "Home directory (default data directory ~/.quarry)",
   QUARRY_KV_URL: "Remote Deno KV (KV Connect) URL instead of the local kv.sqlite3",
+  DENO_KV_ACCESS_TOKEN: "Access token for QUARRY_KV_URL (read by Deno's KV client)",
   QUARRY_USER_AGENT: "User-Agent sent with every request",
   QUARRY_TIMEOUT: "Per-page fetch timeout (default 8s)",
   QUARRY_ALLOW_PRIVATE_NETWORK: "1 lets Quarry fetch loopback and private addresses",
+  QUARRY_ROBOTS: "1 makes Quarry obey robots.txt for the pages it reads (as --robots)",
   QUARRY_RATE_LIMIT: "Delay between two requests to one search engine (default 1s)",
   QUARRY_ENGINES: "Engine chain, comma-separated",
   QUARRY_COOLDOWN:
@@ -98,6 +100,8 @@ export interface Config {
   userAgent: string;
   timeoutMs: number;
   allowPrivateNetwork: boolean;
+  /** Obey robots.txt for every page read (QUARRY_ROBOTS=1). */
+  robots: boolean;
   rateLimitMs: number;
   engines: string[] | undefined;
   cooldownMs: number;
@@ -218,6 +222,7 @@ export function configFromEnv(env: Env): Config {
     timeoutMs: parseDuration(env.QUARRY_TIMEOUT ?? "8s", "QUARRY_TIMEOUT"),
     allowPrivateNetwork: env.QUARRY_ALLOW_PRIVATE_NETWORK === "1" ||
       env.QUARRY_ALLOW_PRIVATE_NETWORK === "true",
+    robots: env.QUARRY_ROBOTS === "1" || env.QUARRY_ROBOTS === "true",
     rateLimitMs: parseDuration(env.QUARRY_RATE_LIMIT ?? "1s", "QUARRY_RATE_LIMIT"),
     engines: list(env.QUARRY_ENGINES),
     cooldownMs: parseDuration(env.QUARRY_COOLDOWN ?? "1m", "QUARRY_COOLDOWN"),

@@ -44,7 +44,7 @@ export async function main(args: string[]): Promise<number> {
       config,
       context: io.context,
       stderr,
-      extensions: [archiveIndexExtension(stderr)],
+      extensions: [archiveIndexExtension((line) => stderr(`${line}\n`))],
     }),
     mcpCommand({ ops: OPERATIONS, context: io.context }),
   ];

@@ -10,7 +10,7 @@ import { exitCodeFor, QuarryError, toQuarryError } from "../errors.ts";
 import { type FieldInfo, fieldsOf } from "../ops/schema_info.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
 import { type Envelope, errorBody, failure } from "../envelope.ts";
-import { renderGeneric } from "../render/markdown.ts";
+import { cacheNote, renderGeneric } from "../render/markdown.ts";
 
 /** Where the CLI writes and how it gets its context. */
 export interface CliIo {
@@ -134,7 +134,7 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
   }
   const positional = new Set((op.positionals ?? []).map((p) => p.field));
   for (const f of fields) {
-    if (!positional.has(f.name)) cmd.addOption(optionFor(f, op.short?.[f.name]));
+    if (!positional.has(f.name) && !f.aliasOf) cmd.addOption(optionFor(f, op.short?.[f.name]));
   }
   cmd.option("--json", "Print the JSON envelope instead of a report");
   cmd.option("--pretty", "Indent the JSON");
@@ -156,7 +156,7 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
         await ctx.browser?.close();
       }
       if (!json && op.render && (envelope.success || envelope.results)) {
-        text = op.render(envelope, parsed.data);
+        text = op.render(envelope, parsed.data) + cacheNote(envelope);
       }
     }
     output(io, envelope, text, json, pretty);

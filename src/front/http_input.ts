@@ -40,13 +40,16 @@ export function paramTable(op: Operation): ParamTable {
   const add = (name: string | undefined, info: FieldInfo) => {
     if (name && !byName.has(name)) byName.set(name, info);
   };
-  // Exact names first, so an alias never hides another field.
-  for (const f of fields) byName.set(f.name, f);
-  for (const f of fields) {
+  // Exact names first, so an alias never hides another field; a field that is
+  // itself another tool's name (`url`) comes last, so `url=` keeps repeating into `urls`.
+  const own = fields.filter((f) => !f.aliasOf);
+  for (const f of own) byName.set(f.name, f);
+  for (const f of own) {
     add(f.name.replace(CAPITAL, (c) => `-${c.toLowerCase()}`), f);
     add(f.name.replace(CAPITAL, (c) => `_${c.toLowerCase()}`), f);
     if (f.kind === "array") add(singular(f.name), f);
   }
+  for (const f of fields.filter((f) => f.aliasOf)) add(f.name, f);
   const first = op.positionals?.[0]?.field;
   const q = fields.find((f) => f.name === "query") ??
     fields.find((f) => f.name === first);

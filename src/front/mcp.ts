@@ -23,6 +23,7 @@ import { VERSION } from "../config.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
 import { type Envelope, failure } from "../envelope.ts";
 import { envelopeSchema } from "./envelope_schema.ts";
+import { cacheNote } from "../render/markdown.ts";
 import { registerDocuments } from "./mcp_resources.ts";
 
 /** What the SDK passes a tool call: its abort signal, progress token and notifier. */
@@ -37,7 +38,9 @@ export function toolText(op: Operation, envelope: Envelope, input: unknown): str
     const report = envelope.results && op.render ? ["", op.render(envelope, input as never)] : [];
     return [`error [${code}]: ${message}`, ...hints, ...report].join("\n");
   }
-  return op.render ? op.render(envelope, input as never) : JSON.stringify(envelope);
+  return op.render
+    ? op.render(envelope, input as never) + cacheNote(envelope)
+    : JSON.stringify(envelope);
 }
 
 /** Runs one op for one tool call and shapes the result. */
@@ -73,7 +76,11 @@ export async function callTool(
 }
 
 /** Builds an MCP server exposing every op that has an `mcp` entry, and archived documents. */
-export function createMcpServer(ops: readonly Operation[], context: OpContext): McpServer {
+export function createMcpServer(
+  ops: readonly Operation[],
+  context: OpContext,
+  options: { documentsPerPage?: number } = {},
+): McpServer {
   const server = new McpServer(
     { name: "quarry", title: "Quarry", version: VERSION },
     {
@@ -91,6 +98,6 @@ export function createMcpServer(ops: readonly Operation[], context: OpContext): 
       annotations: { title: op.mcp.title, ...op.mcp.annotations },
     }, (input: unknown, extra: CallExtra) => callTool(op, context, input, extra));
   }
-  registerDocuments(server, context);
+  registerDocuments(server, context, options.documentsPerPage);
   return server;
 }

@@ -9,6 +9,8 @@ import { pageWindow } from "./fetch.ts";
 import { maxField, startField } from "./schemas.ts";
 import { defineOp } from "./types.ts";
 
+const DIGITS = /^\d+$/;
+
 const input = z.object({
   id: z.string().trim().min(1).describe("Archive id of the document, or its URL or file path"),
   start: startField,
@@ -51,6 +53,16 @@ export const archiveShowOp = defineOp({
     const id = archive.resolve(args.id);
     const doc = id === undefined ? undefined : archive.get(id);
     if (!doc) {
+      const parts = args.id.split(/\s+/);
+      if (parts.length > 1 && parts.every((p) => DIGITS.test(p) || archive.resolve(p))) {
+        throw new QuarryError(
+          "BAD_INPUT",
+          `archive show takes one document, and "${args.id}" names ${parts.length}`,
+          {
+            suggestions: parts.slice(0, 3).map((p) => `Run \`quarry archive show ${p}\``),
+          },
+        );
+      }
       throw new QuarryError("NOT_FOUND", `No archived document "${args.id}"`, {
         suggestions: ["Find ids with `quarry archive search <words>`"],
       });

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { Envelope } from "../envelope.ts";
 import type { CacheStats } from "../store/kv/cache.ts";
-import { cacheOf } from "./with_cache.ts";
+import { CACHED_OPS, cacheOf } from "./with_cache.ts";
 import { defineOp } from "./types.ts";
 
 /** `--force/-f`: skip the cached answer and store the fresh one. */
@@ -23,8 +23,8 @@ const clearInput = z.object({
   query: z.string().trim().min(1).optional().describe(
     "Clear only the answers to this query (any operation); omit to clear everything",
   ),
-  op: z.string().trim().min(1).optional().describe(
-    "Clear only this operation's answers (e.g. docs, deep, search)",
+  op: z.enum(CACHED_OPS).optional().describe(
+    `Clear only this operation's answers: ${CACHED_OPS.join(", ")}`,
   ),
 });
 

@@ -19,6 +19,11 @@ export interface FieldInfo {
   values: string[] | undefined;
   /** Kind of the items of an array. */
   itemKind: FieldKind | undefined;
+  /**
+   * The field this one is another name for (`url` for `urls`), for callers
+   * that use other tools' names; the CLI and the README leave it out.
+   */
+  aliasOf?: string;
 }
 
 interface Def {
@@ -65,6 +70,7 @@ export function fieldInfo(name: string, schema: z.ZodType): FieldInfo {
   let optional = false;
   let defaultValue: unknown = undefined;
   const description = schema.description ?? "";
+  const aliasOf = (schema.meta() as { aliasOf?: unknown } | undefined)?.aliasOf;
   for (;;) {
     const def = defOf(current);
     if (def.type === "optional") {
@@ -94,6 +100,7 @@ export function fieldInfo(name: string, schema: z.ZodType): FieldInfo {
     description: description || (current.description ?? ""),
     values,
     itemKind,
+    ...(typeof aliasOf === "string" ? { aliasOf } : {}),
   };
 }
 

@@ -17,11 +17,6 @@ export function durationField(description: string) {
   );
 }
 
-/** `--format md|text`: how page content is rendered. */
-export const formatField = z.enum(["md", "text"]).default("md").describe(
-  "How page content is rendered: Markdown (md) or plain text",
-);
-
 /** `--start N`: first character of the content to return (paging through long pages). */
 export const startField = z.number().int().min(0).default(0).describe(
   "First character of the content to return, to page through long pages",
@@ -35,6 +30,20 @@ export const maxField = z.number().int().positive().max(1_000_000).optional().de
 /** `--timeout D`: per-page fetch timeout. */
 export const timeoutField = durationField("Timeout for each page, e.g. 8s or 500ms (default 8s)")
   .optional();
+
+/** `--deadline D`: limit for the whole batch of pages. */
+export const deadlineField = durationField(
+  "Limit for reading all pages, e.g. 40s (default: follows --timeout)",
+).optional();
+
+/**
+ * Another name for a field, as other tools spell it (mcp-server-fetch's
+ * `url`, `start_index`, `max_length`). Agents may send either; the op folds
+ * it into the field it stands for. The CLI and the README show only the field.
+ */
+export function aliasField<T extends z.ZodType>(of: string, schema: T): T {
+  return schema.meta({ aliasOf: of });
+}
 
 /** `--budget CHARS`: excerpt characters per page. */
 export const budgetField = z.number().int().positive().max(100_000).default(3000).describe(
@@ -67,3 +76,7 @@ export function requireBrowser(ctx: OpContext, mode: RenderMode): void {
     ],
   });
 }
+/** `--robots`: obey robots.txt (RFC 9309) for the product token Quarry. */
+export const robotsField = z.boolean().default(false).describe(
+  "Obey robots.txt: pages it disallows for Quarry are not read (also QUARRY_ROBOTS=1)",
+);

@@ -35,13 +35,16 @@ import { fetchOptions, readDeps } from "./read_pages.ts";
 import { withCache } from "./with_cache.ts";
 import {
   budgetField,
+  deadlineField,
   diagnosticsField,
   durationField,
   maxTokensField,
   renderField,
   requireBrowser,
+  robotsField,
   timeoutField,
 } from "./schemas.ts";
+import { readUnderRobots } from "./robots.ts";
 import { defineOp, type OpContext } from "./types.ts";
 
 /** Most pages one search returns. */
@@ -68,6 +71,7 @@ const input = z.object({
   ),
   maxTokens: maxTokensField,
   timeout: timeoutField,
+  deadline: deadlineField,
   ttl: durationField("How long the answer stays cached, e.g. 1h (default 24h)").optional(),
   force: z.boolean().default(false).describe("Bypass the cache and refresh it"),
   fusion: z.boolean().optional().describe(
@@ -81,12 +85,20 @@ const input = z.object({
     "Put archived pages that answer the question well ahead of web results",
   ),
   render: renderField,
+  robots: robotsField,
   diagnostics: diagnosticsField,
 });
 
 type SearchInput = z.infer<typeof input>;
 
+/** How long one search may read: `--deadline`, else the page timeout and a little more. */
+function readDeadline(args: SearchInput, timeoutMs: number): number {
+  // Search keeps a tight deadline: a slow page is not worth a slow answer.
+  return args.deadline ? parseDuration(args.deadline, "--deadline") : timeoutMs + READ_SLACK_MS;
+}
+
 function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number): ResearchDeps {
+  const readDeadlineMs = readDeadline(args, timeoutMs);
   const session = args.session;
   const sessions = session === undefined ? undefined : kvSessions(kv, { now: ctx.now });
   return {
@@ -101,15 +113,14 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
       return { candidates: answer.candidates, engine: answer.engine, attempts: answer.attempts };
     },
     read: (urls, onPage, deadlineMs) =>
-      readPages(urls, {
-        fetch: fetchOptions(ctx, {
-          timeoutMs,
-          deadlineMs: deadlineMs ?? timeoutMs + READ_SLACK_MS,
-        }),
-        query: args.query,
-        onPage,
-        render: args.render,
-      }, readDeps(ctx)),
+      readUnderRobots(ctx, urls, args.robots || ctx.config.robots, (allowed) =>
+        readPages(allowed, {
+          fetch: fetchOptions(ctx, { timeoutMs, deadlineMs: deadlineMs ?? readDeadlineMs }),
+          query: args.query,
+          // Pages robots.txt kept out are not read: an index in `allowed` is one in `urls`.
+          onPage: onPage && ((page, i) => onPage(page, urls.indexOf(allowed[i]!))),
+          render: args.render,
+        }, readDeps(ctx))),
     countTokens,
     ...(sessions && session !== undefined
       ? {
@@ -152,9 +163,10 @@ async function fromArchive(
   ctx: OpContext,
   args: SearchInput,
   budget: Budget,
+  limit = args.count,
 ): Promise<ResearchResult[]> {
   return await answerFromArchive(archiveReader(await ctx.stores.archive()), args.query, {
-    count: args.count,
+    count: limit,
     budget: pageBudget(budget, args.count),
   });
 }
@@ -192,33 +204,78 @@ async function computeLocal(
   return { success: true, command: "search", query: args.query, results, metadata };
 }
 
-/** Archived answers first, then web results for other pages, refitted to the total budget. */
-function preferArchived(
+/**
+ * Archived answers first, then web results for other pages, `count` pages in
+ * all, refitted to the total budget. Web pages pushed out are listed as dropped.
+ */
+export function preferArchived(
   archived: ResearchResult[],
   outcome: ResearchOutcome,
   budget: Budget,
+  count: number,
 ): ResearchOutcome {
-  const good = archived.filter((r) => (r.relevance ?? 0) >= PREFER_ARCHIVE_MIN_RELEVANCE);
+  // A page the web just read fine is the web's answer; its archived copy would only
+  // take the place of a document the web does not have (a report, an indexed file).
+  const readNow = new Set(outcome.results.filter((r) => r.status === "ok").map((r) => r.url));
+  const good = archived.filter((r) =>
+    (r.relevance ?? 0) >= PREFER_ARCHIVE_MIN_RELEVANCE && !readNow.has(r.url)
+  ).slice(0, count);
   if (good.length === 0) return outcome;
   const ids = new Set(good.map((r) => r.archive_id));
   const urls = new Set(good.map((r) => r.url));
   const web = outcome.results.filter((r) =>
     !urls.has(r.url) && !(r.archive_id && ids.has(r.archive_id))
   );
-  const ok = [...good, ...web.filter((r) => r.status === "ok")];
-  const fitted = fitToTotal(ok, budget, countTokens);
+  const webOk = web.filter((r) => r.status === "ok");
+  const kept = webOk.slice(0, Math.max(0, count - good.length));
+  const fitted = fitToTotal([...good, ...kept], budget, countTokens);
+  const pushedOut = webOk.slice(kept.length).map((r) => ({
+    url: r.url,
+    title: r.title,
+    status: "filtered" as const,
+    reason: "beyond --count once archived pages came first (--prefer-archive)",
+  }));
   return {
     ...outcome,
     results: [
       ...fitted.results.filter((r) => (r.excerpts?.length ?? 0) > 0),
       ...web.filter((r) => r.status !== "ok"),
     ],
+    dropped: [...outcome.dropped, ...pushedOut],
     tokensUsed: fitted.tokensUsed,
     charsUsed: fitted.charsUsed,
   };
 }
 
+/** Archive hits weighed for --prefer-archive: more than `count`, so a web copy cannot hide a report. */
+const PREFER_ARCHIVE_POOL = 3;
+
+/**
+ * Adds the question to the archive's research history (`archive stats`
+ * counts it) with the documents that answered. History is a convenience:
+ * a store failure is reported and the answer stands.
+ */
+async function recordSearch(ctx: OpContext, query: string, results: ResearchResult[]) {
+  try {
+    const ids = results.flatMap((r) => r.status === "ok" && r.archive_id ? [r.archive_id] : []);
+    (await ctx.stores.archive()).recordQuery(
+      query,
+      "search",
+      new Date(ctx.now()).toISOString(),
+      ids,
+    );
+  } catch (error) {
+    ctx.progress(`could not record the query: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
 async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<ResearchResult>> {
+  const envelope = await answer(ctx, args);
+  if (envelope.success) await recordSearch(ctx, args.query, envelope.results ?? []);
+  return envelope;
+}
+
+async function answer(ctx: OpContext, args: SearchInput): Promise<Envelope<ResearchResult>> {
   const started = ctx.now();
   const timeoutMs = args.timeout ? parseDuration(args.timeout, "--timeout") : ctx.config.timeoutMs;
   const budget: Budget = {
@@ -227,7 +284,9 @@ async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<Rese
     ...(args.maxTokens === undefined ? {} : { maxTokens: args.maxTokens }),
   };
   if (args.local) return await computeLocal(ctx, args, budget, started);
-  const archived = args.preferArchive ? await fromArchive(ctx, args, budget) : [];
+  const archived = args.preferArchive
+    ? await fromArchive(ctx, args, budget, Math.min(MAX_COUNT, args.count * PREFER_ARCHIVE_POOL))
+    : [];
   const kv = await ctx.stores.kv();
   let outcome: ResearchOutcome;
   try {
@@ -238,7 +297,7 @@ async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<Rese
         ...DEFAULT_CANDIDATE_CONFIG,
         blockedDomains: [...DEFAULT_CANDIDATE_CONFIG.blockedDomains, ...ctx.config.blockedDomains],
       },
-      readDeadlineMs: timeoutMs + READ_SLACK_MS,
+      readDeadlineMs: readDeadline(args, timeoutMs),
     }, deps(ctx, args, kv, timeoutMs));
   } catch (error) {
     const meta = error instanceof EngineChainError
@@ -246,7 +305,7 @@ async function compute(ctx: OpContext, args: SearchInput): Promise<Envelope<Rese
       : { elapsed_ms: ctx.now() - started };
     return failure("search", error, { query: args.query, metadata: meta });
   }
-  if (archived.length > 0) outcome = preferArchived(archived, outcome, budget);
+  if (archived.length > 0) outcome = preferArchived(archived, outcome, budget, args.count);
   const meta = metadata(outcome, args, started, ctx.now());
   if (meta.returned === 0) {
     const why = outcome.results.length > 0
@@ -302,10 +361,14 @@ export const searchOp = defineOp({
     if (!args.local) requireBrowser(ctx, args.render);
     const ttlMs = args.ttl ? parseDuration(args.ttl, "--ttl") : ctx.config.cacheTtlMs;
     // A session changes the answer with every call, so it is never served from the cache.
+    // Local answers are not cached either: they cost one offline archive query, and the
+    // archive is written by fetch, search, deep, `archive index`, the serve-time schedule
+    // and other processes sharing QUARRY_HOME; invalidating on every one of those writes
+    // would be easy to miss, and a stale local answer silently hides what was indexed.
     return await withCache(ctx, "search", args, {
       ttlMs,
       force: args.force,
-      noCache: args.session !== undefined,
+      noCache: args.session !== undefined || args.local,
     }, () => compute(ctx, args));
   },
   render(envelope) {

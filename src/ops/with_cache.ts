@@ -7,6 +7,12 @@
 import type { Envelope } from "../envelope.ts";
 import { type Cache, createCache } from "../store/kv/cache.ts";
 
+/** Operations whose answers are cached; `cache clear --op` takes one of these. */
+export const CACHED_OPS = ["search", "docs", "deep"] as const;
+
+/** Name of an operation whose answers are cached. */
+export type CachedOp = typeof CACHED_OPS[number];
+
 /** The part of an operation context the cache needs. */
 export interface CacheContext {
   config: { cacheTtlMs: number };
@@ -58,7 +64,7 @@ function marked<R>(envelope: Envelope<R>, extra: Record<string, unknown>): Envel
  */
 export async function withCache<R>(
   ctx: CacheContext,
-  op: string,
+  op: CachedOp,
   input: unknown,
   options: WithCacheOptions,
   compute: () => Promise<Envelope<R>>,
@@ -75,6 +81,7 @@ export async function withCache<R>(
         return marked(hit.value, {
           cache_hit: true,
           cached_at: new Date(hit.createdAt).toISOString(),
+          cache_age_ms: Math.max(0, ctx.now() - hit.createdAt),
           elapsed_ms: ctx.now() - started,
         });
       }

@@ -17,8 +17,8 @@ import type { FetchResult, PageStatus, Validators } from "./types.ts";
 export interface FetchOptions {
   /** Per-URL limit covering every redirect hop and the whole body. @default {8000} */
   timeoutMs: number;
-  /** Limit for the whole batch. @default {20000} */
-  deadlineMs: number;
+  /** Limit for the whole batch. @default {batchDeadline(timeoutMs)} */
+  deadlineMs?: number | undefined;
   /** Requests in flight to one host name at a time. @default {4} */
   perHostLimit: number;
   /** @default {DEFAULT_USER_AGENT} */
@@ -27,6 +27,11 @@ export interface FetchOptions {
   maxBytes: number;
   /** @default {5} */
   maxRedirects: number;
+  /**
+   * A body over `maxBytes`: `refuse` it (`too_large`), or `truncate` it and
+   * keep what fits (robots.txt: RFC 9309 reads the first 500 KiB). @default {"refuse"}
+   */
+  overflow?: "refuse" | "truncate";
   /** Lifts the SSRF guard (tests, local use). @default {false} */
   allowPrivateNetwork: boolean;
   /** Validators from earlier fetches, by URL: sent as a conditional request. */
@@ -40,13 +45,32 @@ export interface FetchOptions {
 /** Defaults of {@linkcode FetchOptions} (DESIGN §7). */
 export const DEFAULT_FETCH_OPTIONS: Readonly<FetchOptions> = {
   timeoutMs: 8000,
-  deadlineMs: 20_000,
   perHostLimit: 4,
   userAgent: DEFAULT_USER_AGENT,
   maxBytes: 10 * 1024 * 1024,
   maxRedirects: 5,
   allowPrivateNetwork: false,
 };
+
+/** Room a batch deadline leaves above the per-page timeout. */
+export const DEADLINE_MARGIN_MS = 2000;
+
+/**
+ * The overall deadline of a batch: the one asked for, else one that follows
+ * the per-page timeout — twice it (a page may wait behind others on its host)
+ * plus two margins, so the default 8 s timeout keeps its 20 s deadline and a
+ * 30 s timeout is never cut at 20 s.
+ *
+ * @example
+ * ```ts
+ * batchDeadline(8000); // 20000
+ * batchDeadline(30_000); // 64000
+ * batchDeadline(30_000, 45_000); // 45000
+ * ```
+ */
+export function batchDeadline(timeoutMs: number, deadlineMs?: number): number {
+  return deadlineMs ?? 2 * timeoutMs + 2 * DEADLINE_MARGIN_MS;
+}
 
 /** The I/O fetching needs, passed in so tests can drive it. */
 export interface FetchDeps {
@@ -57,7 +81,8 @@ export interface FetchDeps {
 }
 
 const ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,text/markdown;q=0.9,*/*;q=0.1";
-const READABLE_TYPES = new Set([
+/** Content types Quarry reads; anything else is `not_html`. */
+export const READABLE_TYPES: ReadonlySet<string> = new Set([
   "text/html",
   "application/xhtml+xml",
   "text/plain",
@@ -108,7 +133,7 @@ interface Trail {
 }
 
 interface Run {
-  options: FetchOptions;
+  options: FetchOptions & { deadlineMs: number };
   deps: FetchDeps;
   /** The deadline and the caller's signal, shared by every URL. */
   batch: AbortSignal;
@@ -133,7 +158,8 @@ export async function fetchAll(
   options: Partial<FetchOptions>,
   deps: FetchDeps,
 ): Promise<FetchResult[]> {
-  const opts: FetchOptions = { ...DEFAULT_FETCH_OPTIONS, ...options };
+  const merged: FetchOptions = { ...DEFAULT_FETCH_OPTIONS, ...options };
+  const opts = { ...merged, deadlineMs: batchDeadline(merged.timeoutMs, merged.deadlineMs) };
   const deadline = AbortSignal.timeout(opts.deadlineMs);
   const batch = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
   const run: Run = { options: opts, deps, batch, deadline, slots: hostSlots(opts.perHostLimit) };
@@ -298,14 +324,15 @@ async function readResponse(
   trail.phase = "while reading the body";
   if (res.status < 200 || res.status > 299) return errorOutcome(res, base, signal);
   const length = Number(res.headers.get("content-length") ?? Number.NaN);
-  if (length > options.maxBytes) {
+  const truncate = options.overflow === "truncate";
+  if (length > options.maxBytes && !truncate) {
     return refuse("too_large", `Body of ${length} bytes is over the ${mb(options.maxBytes)} cap`);
   }
   if (contentType && !READABLE_TYPES.has(contentType)) {
     return refuse("not_html", `Not a web page: ${contentType}`);
   }
   const { bytes, overflow } = await readCapped(res.body, options.maxBytes, signal);
-  if (overflow) {
+  if (overflow && !truncate) {
     return { ...base, status: "too_large", reason: `Body over the ${mb(options.maxBytes)} cap` };
   }
   if (!contentType && bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {

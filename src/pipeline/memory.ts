@@ -11,6 +11,8 @@ import type { Article, Block, Link, Validators } from "./types.ts";
 /** What a first read keeps so a later 304 rebuilds the page exactly. */
 export interface KeptPage {
   markdown: string;
+  /** The cleaned article as HTML (`fetch --format html`), when the page was HTML. */
+  html?: string;
   blocks: Block[];
   links: Link[];
   canonical?: string;
@@ -82,6 +84,7 @@ export function articleFromArchived(page: ArchivedPage): Article {
     markdown: kept?.markdown ?? page.text,
     blocks: kept?.blocks ?? blocksFromMarkdown(page.text),
     links: kept?.links ?? [],
+    ...(kept?.html === undefined ? {} : { html: kept.html }),
     ...(kept?.canonical === undefined ? {} : { canonical: kept.canonical }),
   };
 }

@@ -82,6 +82,8 @@ export interface Article {
   /** Headings, paragraphs, list items… for ranking. */
   blocks: Block[];
   links: Link[];
+  /** The cleaned article as HTML, addresses absolute (HTML pages only). */
+  html?: string;
   /** `<link rel=canonical>` of the page, absolute, when it has one. */
   canonical?: string;
 }

@@ -53,6 +53,31 @@ export function renderPages(pages: PageSection[]): string {
   return pages.map(renderPage).join("\n\n---\n\n") + "\n";
 }
 
+/** "45 s", "12 min", "3 h", "2 days": an age in the largest unit that fits. */
+export function humanAge(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 90) return `${s} s`;
+  const min = Math.round(s / 60);
+  if (min < 90) return `${min} min`;
+  const h = Math.round(min / 60);
+  if (h < 36) return `${h} h`;
+  const days = Math.round(h / 24);
+  return `${days} day${days === 1 ? "" : "s"}`;
+}
+
+/**
+ * The line a report ends with when its answer came from the cache: how old
+ * it is and how to refresh it. Empty for a fresh answer.
+ */
+export function cacheNote(envelope: Envelope): string {
+  const meta = envelope.metadata as Record<string, unknown> | undefined;
+  if (meta?.cache_hit !== true) return "";
+  const age = typeof meta.cache_age_ms === "number" ? `${humanAge(meta.cache_age_ms)} old` : "";
+  const at = typeof meta.cached_at === "string" ? `cached ${meta.cached_at}` : "";
+  const when = [age, at].filter(Boolean).join(", ");
+  return `\n_From the cache${when ? ` (${when})` : ""}; --force asks again._\n`;
+}
+
 /** A generic report for an operation without its own renderer. */
 export function renderGeneric(envelope: Envelope): string {
   if (!envelope.success) return `error [${envelope.error.code}]: ${envelope.error.message}\n`;

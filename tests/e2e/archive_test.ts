@@ -59,6 +59,12 @@ Deno.test("quarry archive index, then search, related and export from the CLI", 
     assert.ok(report.cites!.some((c) => c.context.includes("crack shellfish")));
     assert.equal(env.metadata.total, 2);
 
+    const files = await runQuarry(["archive", "search", "--source", "file", "--json"], { home });
+    assert.equal(files.code, 0, files.stderr);
+    const listed = (files.json as Env<Hit>).results;
+    assert.ok(listed.length >= 1, files.stdout);
+    assert.ok(listed.every((h) => h.source === "file" && h.path), files.stdout);
+
     const hostile = await runQuarry([
       "archive",
       "search",

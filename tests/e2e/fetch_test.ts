@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startFixtureWeb } from "../support/fixture_web.ts";
-import { runQuarry } from "../support/run_quarry.ts";
+import { runQuarry, tempHome } from "../support/run_quarry.ts";
 
 interface Page {
   url: string;
@@ -195,4 +195,82 @@ Deno.test("quarry help, version and bad usage exit with 0, 0 and 2", async () =>
   const badFormat = await runQuarry(["fetch", "http://x.test/", "--format", "pdf"]);
   assert.equal(badFormat.code, 2);
   assert.doesNotMatch(badFormat.stderr, /at .*\.ts:\d+/, "no stack trace");
+});
+
+Deno.test("quarry fetch: --deadline bounds the batch, and the timeout alone is never cut short", async () => {
+  const web = await startFixtureWeb();
+  try {
+    const url = `${web.origin}/fault/delay?ms=1500`;
+    const cut = await runQuarry(["fetch", url, "--timeout", "5s", "--deadline", "500ms", "--json"]);
+    assert.equal(cut.code, 1, cut.stdout + cut.stderr);
+    const page = (cut.json as { results: { status: string; reason: string }[] }).results[0]!;
+    assert.equal(page.status, "timeout");
+    assert.match(page.reason, /Overall deadline of 500 ms/);
+    const whole = await runQuarry(["fetch", url, "--timeout", "5s", "--json"]);
+    const arrived = (whole.json as Env).results[0]!;
+    assert.notEqual(arrived.status, "timeout", whole.stdout);
+    assert.equal(arrived.title, "Delayed page", "the page arrived within its timeout");
+  } finally {
+    await web.close();
+  }
+});
+
+Deno.test("quarry fetch --format raw returns the body as received, --format html the clean article", async () => {
+  const web = await startFixtureWeb();
+  const home = await tempHome();
+  try {
+    const url = `${web.origin}/pages/articles/http3.html`;
+    const file = await Deno.readTextFile(
+      new URL("../../fixtures/pages/articles/http3.html", import.meta.url),
+    );
+    const raw = await runQuarry(["fetch", url, "--format", "raw", "--json"], { home });
+    assert.equal(raw.code, 0, raw.stderr);
+    assert.equal((raw.json as Env).results[0]!.content, file);
+    const html = await runQuarry(["fetch", url, "--format", "html", "--json"], { home });
+    const article = (html.json as Env).results[0]!.content!;
+    assert.match(article, /<(p|h2)[ >]/);
+    assert.ok(article.length < file.length, "cleaned: smaller than the page");
+    assert.doesNotMatch(article, /<script|<nav|<footer/);
+    for (const href of article.matchAll(/href="([^"]+)"/g)) {
+      assert.match(href[1]!, /^(https?:|#|mailto:)/, "links are absolute");
+    }
+    // A JavaScript shell extracts to nothing, but its body is still what raw asks for.
+    const shell = await runQuarry(
+      ["fetch", `${web.origin}/pages/articles/spa.html`, "--format", "raw", "--json"],
+      { home },
+    );
+    const page = (shell.json as Env).results[0]!;
+    assert.equal(page.status, "ok", shell.stdout);
+    assert.match(page.content!, /<script/);
+  } finally {
+    await web.close();
+  }
+});
+
+Deno.test("quarry fetch --robots never requests a page robots.txt disallows for Quarry", async () => {
+  const web = await startFixtureWeb();
+  try {
+    const blocked = `${web.origin}/pages/articles/http2.html`;
+    const open = `${web.origin}/pages/articles/link-list.html`;
+    const run = await runQuarry(["fetch", blocked, open, "--robots", "--json"]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const [first, second] = (run.json as Env).results;
+    assert.equal(first!.status, "robots_disallowed");
+    assert.match(first!.reason!, /robots\.txt/);
+    assert.notEqual(second!.status, "robots_disallowed", "the * group is not Quarry's");
+    assert.ok(web.requests.includes("/robots.txt"));
+    assert.ok(!web.requests.includes("/pages/articles/http2.html"), web.requests.join(" "));
+    const alone = await runQuarry(["fetch", blocked, "--json"], {
+      env: { QUARRY_ROBOTS: "1" },
+    });
+    assert.equal(alone.code, 1);
+    const env = alone.json as Env;
+    assert.equal(env.results[0]!.status, "robots_disallowed");
+    assert.match(env.error!.suggestions.join("\n"), /robots/);
+    assert.ok(!web.requests.includes("/pages/articles/http2.html"));
+    const without = await runQuarry(["fetch", blocked, "--json"]);
+    assert.equal(without.code, 0, "robots.txt is opt-in");
+  } finally {
+    await web.close();
+  }
 });

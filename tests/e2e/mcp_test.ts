@@ -49,7 +49,10 @@ Deno.test("quarry mcp on stdio: tools, a page read, a tool error, bad arguments"
         OPERATIONS.flatMap((op) => (op.mcp ? [op.mcp.tool] : [])).sort(),
       );
       const fetchPage = tools.find((tool) => tool.name === "fetch_page")!;
-      assert.deepEqual(fetchPage.inputSchema.required, ["urls"]);
+      const props = Object.keys(fetchPage.inputSchema.properties ?? {});
+      for (const name of ["urls", "url", "start", "start_index", "max", "max_length", "format"]) {
+        assert.ok(props.includes(name), name);
+      }
       assert.equal(fetchPage.outputSchema?.type, "object");
       assert.equal(fetchPage.annotations?.readOnlyHint, true);
     });
@@ -65,6 +68,55 @@ Deno.test("quarry mcp on stdio: tools, a page read, a tool error, bad arguments"
       assert.equal(envelope.success, true);
       assert.equal((envelope.results as { byline: string }[])[0]!.byline, "Ada Whitlock");
     });
+
+    await t.step(
+      "resources/list shows the page fetch_page just read, and it reads back",
+      async () => {
+        const { resources } = await client.listResources();
+        const page = resources.find((r) => r.description === `${web.origin}${PAGE}`);
+        assert.ok(page, JSON.stringify(resources));
+        assert.match(page.uri, /^quarry:\/\/document\/\d+$/);
+        const read = await client.readResource({ uri: page.uri });
+        assert.match((read.contents[0] as { text: string }).text, /one over two, two over one/);
+      },
+    );
+
+    await t.step(
+      "fetch_page takes mcp-server-fetch's url, start_index and max_length",
+      async () => {
+        const whole = await client.callTool({
+          name: "fetch_page",
+          arguments: { url: `${web.origin}${PAGE}`, format: "text" },
+        }) as Result;
+        assert.equal(whole.isError, undefined, whole.content[0]?.text);
+        const full = (whole.structuredContent!.results as { content: string }[])[0]!.content;
+        const part = await client.callTool({
+          name: "fetch_page",
+          arguments: {
+            url: `${web.origin}${PAGE}`,
+            format: "text",
+            start_index: 10,
+            max_length: 40,
+          },
+        }) as Result;
+        const page = (part.structuredContent!.results as {
+          content: string;
+          next_start: number;
+        }[])[0]!;
+        assert.equal(page.content, full.slice(10, 50));
+        assert.equal(page.next_start, 50);
+        const html = await client.callTool({
+          name: "fetch_page",
+          arguments: { url: `${web.origin}${PAGE}`, format: "html" },
+        }) as Result;
+        const article = (html.structuredContent!.results as { content: string }[])[0]!.content;
+        assert.match(article, /<p>/);
+        assert.doesNotMatch(article, /<script|<nav/);
+        const none = await client.callTool({ name: "fetch_page", arguments: {} }) as Result;
+        assert.equal(none.isError, true);
+        assert.match(none.content[0]!.text!, /urls or url/);
+      },
+    );
 
     await t.step("a bad URL is a tool error with its code and a hint", async () => {
       const result = await client.callTool({

@@ -37,17 +37,21 @@ Deno.test("quarry fetch archives what it read and re-fetches unchanged pages wit
   }
 });
 
-Deno.test("quarry search gives each page it read an archive id", async () => {
+Deno.test("quarry search gives each page it read an archive id, and records the query", async () => {
   const web = await startFixtureWeb();
+  const home = await tempHome();
   try {
     const run = await runQuarry(
       ["search", "why does HTTP/3 avoid head-of-line blocking", "--json", "--timeout", "1s"],
-      { env: { QUARRY_DDG_URL: `${web.origin}/research`, QUARRY_ENGINES: "duckduckgo" } },
+      { home, env: { QUARRY_DDG_URL: `${web.origin}/research`, QUARRY_ENGINES: "duckduckgo" } },
     );
     const out = run.json as Env;
     const ok = out.results.filter((r) => r.status === "ok");
     assert.ok(ok.length >= 2, run.stdout);
     assert.ok(ok.every((r) => r.archive_id), "every page read is archived");
+    const stats = await runQuarry(["archive", "stats", "--json"], { home });
+    const counts = (stats.json as { results: { queries: number }[] }).results[0]!;
+    assert.equal(counts.queries, 1, "the search is in the research history");
   } finally {
     await web.close();
   }
@@ -118,6 +122,77 @@ Deno.test("quarry search --prefer-archive puts a well-matching archived report a
     assert.ok(out.results.some((r) => r.engine === "duckduckgo" && r.status === "ok"));
   } finally {
     await web.close();
+    await Deno.remove(notes, { recursive: true });
+  }
+});
+
+Deno.test("quarry search --prefer-archive returns --count pages, the archived report first", async () => {
+  const web = await startFixtureWeb();
+  const home = await tempHome();
+  const notes = await Deno.makeTempDir({ prefix: "quarry-notes-" });
+  const env = { QUARRY_DDG_URL: `${web.origin}/research`, QUARRY_ENGINES: "duckduckgo" };
+  const query = "why does HTTP/3 avoid head-of-line blocking";
+  try {
+    await Deno.writeTextFile(
+      `${notes}/quic-report.md`,
+      "# Why HTTP/3 avoids head-of-line blocking\n\n" +
+        "HTTP/3 avoids head-of-line blocking because QUIC orders each stream on its own. " +
+        "A lost packet only delays the stream whose data it carried, while the other streams " +
+        "keep flowing to the application.\n",
+    );
+    // Pages read before are in the archive too, and match the question as well as the report.
+    await runQuarry(["search", query, "--json", "--timeout", "1s"], { home, env });
+    await runQuarry(["archive", "index", notes, "--source", "research"], { home });
+    for (const count of [1, 3]) {
+      const run = await runQuarry(
+        [
+          "search",
+          query,
+          "--prefer-archive",
+          "-n",
+          String(count),
+          "--json",
+          "--timeout",
+          "1s",
+          "--force",
+        ],
+        { home, env },
+      );
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      const out = run.json as { results: Page[] & { engine?: string }[] };
+      const ok = out.results.filter((r) => r.status === "ok") as (Page & { engine?: string })[];
+      assert.equal(ok.length, count, `-n ${count}: ${ok.map((r) => r.url).join(", ")}`);
+      assert.match(ok[0]!.url, /quic-report\.md$/, `-n ${count} keeps the report first`);
+      assert.equal(ok[0]!.engine, "archive");
+    }
+  } finally {
+    await web.close();
+    await Deno.remove(notes, { recursive: true });
+  }
+});
+
+Deno.test("quarry search --local sees documents indexed after an earlier local answer", async () => {
+  const home = await tempHome();
+  const notes = await Deno.makeTempDir({ prefix: "quarry-notes-" });
+  const query = "how do beavers build dams";
+  try {
+    await Deno.writeTextFile(
+      `${notes}/beavers.md`,
+      "# How beavers build dams\n\nBeavers build dams from branches, mud and stones.\n",
+    );
+    await runQuarry(["archive", "index", notes], { home });
+    const first = await runQuarry(["search", query, "--local", "--json"], { home });
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assert.equal((first.json as Env).results.length, 1);
+    await Deno.writeTextFile(
+      `${notes}/dams.md`,
+      "# Beaver dams\n\nBeavers build dams to raise the water around their lodge.\n",
+    );
+    await runQuarry(["archive", "index", notes], { home });
+    const second = await runQuarry(["search", query, "--local", "--json"], { home });
+    const urls = (second.json as Env).results.map((r) => r.url);
+    assert.ok(urls.some((u) => u.endsWith("dams.md")), `the new file answers too: ${urls}`);
+  } finally {
     await Deno.remove(notes, { recursive: true });
   }
 });

@@ -71,6 +71,15 @@ Deno.test("quarry search serves a repeated question from the cache, and --force 
     assert.equal(second.metadata.cache_hit, true);
     assert.equal(web.requests.length, before, "a cache hit asks nothing of the web");
     assert.deepEqual(second.results, first.results);
+    const report = await runQuarry(args.filter((a) => a !== "--json"), {
+      home,
+      env: env(web.origin),
+    });
+    assert.match(
+      report.stdout,
+      /\n_From the cache \(\d+ s old, cached \d{4}-[^\n]+\n$/,
+      report.stdout,
+    );
     const forced = (await runQuarry([...args, "--force"], { home, env: env(web.origin) }))
       .json as Env;
     assert.equal(forced.metadata.cache_hit, false);
@@ -150,6 +159,23 @@ Deno.test("quarry search fails with CAPTCHA and exit 1 when every engine is bloc
     assert.equal(out.error?.code, "CAPTCHA");
     assert.ok(out.error!.suggestions.length > 0);
     assert.equal((out.metadata.attempts as unknown[]).length, 2);
+  } finally {
+    await web.close();
+  }
+});
+
+Deno.test("QUARRY_ROBOTS=1 search reports a disallowed result without requesting it", async () => {
+  const web = await startFixtureWeb();
+  try {
+    const run = await runQuarry(["search", QUERY, "--json", "--timeout", "1s", "-n", "5"], {
+      env: { ...env(web.origin), QUARRY_ROBOTS: "1" },
+    });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const out = run.json as Env;
+    assert.ok(!web.requests.includes("/pages/articles/http2.html"), web.requests.join(" "));
+    assert.ok(web.requests.includes("/pages/articles/http3.html"));
+    const refused = out.results.find((r) => r.url.endsWith("/pages/articles/http2.html"));
+    assert.equal(refused?.status, "robots_disallowed", JSON.stringify(out.results));
   } finally {
     await web.close();
   }

@@ -132,3 +132,32 @@ Deno.test("quarry serve refuses a non-loopback address without a token", async (
   assert.equal(run.code, 2);
   assert.match(run.stderr, /Refusing to listen on 0\.0\.0\.0 without a token/);
 });
+
+Deno.test("quarry serve logs one line per event, without Deno's request.signal warning", async () => {
+  const web = await startFixtureWeb();
+  const home = await Deno.makeTempDir({ prefix: "quarry-serve-log-" });
+  await Deno.mkdir(`${home}/notes`);
+  await Deno.writeTextFile(`${home}/notes/a.md`, "# A\n\nAlpine lakes freeze.");
+  const server = await startQuarryServer(["--index", `${home}/notes`], { home });
+  try {
+    for (let i = 0; i < 100 && !server.stderr().includes("archive index:"); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const res = await fetch(`${server.origin}/fetch?url=${encodeURIComponent(web.origin + PAGE)}`);
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    const mcp = new Client({ name: "e2e", version: "0" });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`)));
+    await mcp.listTools();
+    await mcp.close();
+  } finally {
+    await server.close();
+    await web.close();
+  }
+  const lines = server.stderr().split("\n").filter((line) => line !== "");
+  assert.doesNotMatch(server.stderr(), /request\.signal/);
+  assert.deepEqual(lines.map((line) => line.replace(/:.*$/, "")), [
+    "listening on http",
+    "archive index",
+  ]);
+});

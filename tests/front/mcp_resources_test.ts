@@ -4,11 +4,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createMcpServer } from "../../src/front/mcp.ts";
-import { DOCUMENT_URI, type DocumentSource } from "../../src/front/mcp_resources.ts";
+import { DOCUMENT_URI } from "../../src/front/mcp_resources.ts";
 import { Archive } from "../../src/store/archive/archive.ts";
 import { FAKE_OPS, testContext } from "./fake_ops.ts";
 
-async function withArchive() {
+async function withArchive(extra = 0, documentsPerPage?: number) {
   const context = await testContext();
   const archive = Archive.open(`${context.config.home}/archive.db`);
   const [outcome] = archive.upsertDocuments([{
@@ -19,17 +19,18 @@ async function withArchive() {
     fetchedAt: "2026-01-02T03:04:05Z",
     source: "web",
   }]);
+  archive.upsertDocuments(Array.from({ length: extra }, (_, i) => ({
+    url: `https://older.example/${i}`,
+    title: `Older page ${i}`,
+    content: `Older text number ${i}.`,
+    fetchedAt: `2025-12-${String(i + 1).padStart(2, "0")}T00:00:00Z`,
+    source: "web" as const,
+  })));
   const id = outcome!.id;
-  // Listing needs a list() the archive may not have yet; this one lists the document.
-  const listing: Required<Pick<DocumentSource, "list">> = {
-    list:
-      () => [{ id, url: "https://fieldnotes.example/walls", title: "How dry-stone walls stand" }],
-  };
-  const stores = {
-    ...context.stores,
-    archive: () => Promise.resolve(Object.assign(archive, listing)),
-  };
-  const server = createMcpServer(FAKE_OPS, { ...context, stores });
+  const stores = { ...context.stores, archive: () => Promise.resolve(archive) };
+  const server = createMcpServer(FAKE_OPS, { ...context, stores }, {
+    ...(documentsPerPage === undefined ? {} : { documentsPerPage }),
+  });
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "test", version: "0" });
   await Promise.all([server.connect(a), client.connect(b)]);
@@ -43,6 +44,36 @@ async function withArchive() {
     },
   };
 }
+
+Deno.test("resources/list pages through the archive, newest first, with a cursor", async () => {
+  const t = await withArchive(5, 2);
+  try {
+    const names: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await t.client.listResources(cursor === undefined ? {} : { cursor });
+      names.push(...page.resources.map((r) => r.name));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor !== undefined && pages < 10);
+    assert.equal(pages, 3);
+    assert.deepEqual(names, [
+      "How dry-stone walls stand",
+      "Older page 4",
+      "Older page 3",
+      "Older page 2",
+      "Older page 1",
+      "Older page 0",
+    ]);
+    await assert.rejects(
+      t.client.listResources({ cursor: "not-ours" }),
+      (error: { code?: number }) => error.code === -32602,
+    );
+  } finally {
+    await t.close();
+  }
+});
 
 Deno.test("archived documents are listed and read as quarry://document/{id}", async () => {
   const t = await withArchive();

@@ -64,6 +64,10 @@ Deno.test("HTTP archive routes index, search, show, relate, count and export", a
     assert.equal(shown.status, 200);
     assert.match(shown.body.results[0].content, /purple urchins/);
     assert.equal((await a.call("/archive/document?id=4242")).status, 404);
+    const two = await a.call(`/archive/document?id=${encodeURIComponent(`${top.id} 4242`)}`);
+    assert.equal(two.status, 400, "several ids are refused, not reported missing");
+    assert.equal(two.body.error.code, "BAD_INPUT");
+    assert.match(two.body.error.suggestions.join("\n"), new RegExp(`archive show ${top.id}`));
 
     const report = (await a.call("/archive/search?q=shellfish")).body.results[0];
     const related = await a.call(`/archive/related?id=${report.id}&depth=2`);

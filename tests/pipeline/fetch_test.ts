@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { DEFAULT_FETCH_OPTIONS, fetchAll, type FetchDeps } from "../../src/pipeline/fetch.ts";
+import {
+  batchDeadline,
+  DEADLINE_MARGIN_MS,
+  DEFAULT_FETCH_OPTIONS,
+  fetchAll,
+  type FetchDeps,
+} from "../../src/pipeline/fetch.ts";
 import type { FetchResult } from "../../src/pipeline/types.ts";
 import {
   DEFAULT_ROUTES,
@@ -346,5 +352,26 @@ Deno.test("fetchAll() survives a progress callback that throws", async () => {
       },
     }, internet(web));
     assert.equal(results[0]?.status, "ok");
+  });
+});
+
+Deno.test("batchDeadline() follows the timeout with room to spare, unless one is given", () => {
+  for (const timeoutMs of [100, 1000, 8000, 30_000, 120_000]) {
+    assert.ok(batchDeadline(timeoutMs) >= timeoutMs + DEADLINE_MARGIN_MS, `${timeoutMs}`);
+  }
+  assert.equal(batchDeadline(8000), 20_000, "the default timeout keeps its 20 s deadline");
+  assert.ok(batchDeadline(30_000) > 30_000 + DEADLINE_MARGIN_MS);
+  assert.equal(batchDeadline(30_000, 45_000), 45_000);
+});
+
+Deno.test("fetchAll() without a deadline lets a slow page use its whole timeout", async () => {
+  await withWeb(async (web) => {
+    const [page] = await fetchAll([`${PUBLIC}/fault/hang`], { timeoutMs: 300 }, internet(web));
+    assert.equal(page?.status, "timeout");
+    assert.match(
+      page?.reason ?? "",
+      /Timed out after 300 ms/,
+      "the page's own timeout, not a deadline",
+    );
   });
 });

@@ -9,6 +9,7 @@ import { engineRoutes } from "./web/engines.ts";
 import { pageRoutes } from "./web/pages.ts";
 import { renderRoutes } from "./web/render.ts";
 import { researchRoutes } from "./web/research.ts";
+import { robotsRoutes } from "./web/robots.ts";
 
 /**
  * A route answers a request or returns `undefined` to pass it on. It gets the
@@ -43,6 +44,7 @@ export const DEFAULT_ROUTES: Route[] = [
   ...engineRoutes,
   ...researchRoutes,
   ...renderRoutes,
+  ...robotsRoutes,
 ];
 
 /**

@@ -40,14 +40,16 @@ export function commandsTable(): string {
     const http = op.http ? `\`${op.http.method} ${op.http.path}\`` : "—";
     const mcp = op.mcp ? `\`${op.mcp.tool}\`` : "—";
     lines.push(`| \`${cell(usage)}\` | ${cell(op.summary)} | ${http} | ${mcp} |`);
-    const flags = fieldsOf(op.input).filter((f) => !positional.has(f.name)).map((f) => {
-      const short = op.short?.[f.name] ? `-${op.short[f.name]}, ` : "";
-      const value = f.kind === "boolean" ? "" : f.values ? ` ${f.values.join("|")}` : " …";
-      const def = f.defaultValue === undefined || f.defaultValue === false
-        ? ""
-        : ` (default ${JSON.stringify(f.defaultValue)})`;
-      return `  - \`${short}--${kebab(f.name)}${value}\`: ${f.description}${def}`;
-    });
+    const flags = fieldsOf(op.input).filter((f) => !positional.has(f.name) && !f.aliasOf).map(
+      (f) => {
+        const short = op.short?.[f.name] ? `-${op.short[f.name]}, ` : "";
+        const value = f.kind === "boolean" ? "" : f.values ? ` ${f.values.join("|")}` : " …";
+        const def = f.defaultValue === undefined || f.defaultValue === false
+          ? ""
+          : ` (default ${JSON.stringify(f.defaultValue)})`;
+        return `  - \`${short}--${kebab(f.name)}${value}\`: ${f.description}${def}`;
+      },
+    );
     if (flags.length > 0) options.push(`- \`quarry ${op.command.join(" ")}\`:`, ...flags);
   }
   for (const [usage, what] of EXTRA_COMMANDS) {

@@ -12,6 +12,7 @@ import { toBlocks, toSegments, toText } from "./blocks.ts";
 import { fallbackRoot } from "./fallback.ts";
 import { cleanArticle, trimHead, trimTail } from "./cleanup.ts";
 import { findLead, prependLead } from "./lead.ts";
+import { articleHtml } from "./html_out.ts";
 import { collectLinks } from "./links.ts";
 import { toMarkdown } from "./markdown.ts";
 import { type PageMetadata, readMetadata, toIsoDate } from "./metadata.ts";
@@ -117,6 +118,7 @@ function articleFrom(root: Element, meta: PageMetadata, urls: ExtractUrls): Arti
     markdown: toMarkdown(root),
     blocks,
     links: collectLinks(root, urls.pageUrl, urls.baseUrl),
+    html: articleHtml(root, urls.baseUrl),
   };
   if (meta.canonical) article.canonical = meta.canonical;
   return article;

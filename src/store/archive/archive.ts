@@ -18,6 +18,7 @@ import {
   type SearchConfig,
   type TermStats,
 } from "./search.ts";
+import { listDocuments, type ListOptions } from "./list.ts";
 import { migrate } from "./schema.ts";
 import { Sql } from "./sql.ts";
 import type {
@@ -28,11 +29,13 @@ import type {
   ExportOptions,
   GraphFormat,
   RelatedDocument,
+  SearchHit,
   SearchOptions,
   SearchResult,
   UpsertOutcome,
 } from "./types.ts";
 import { type DocumentRow, rowToDocument, writeDocuments } from "./write.ts";
+import { pathOfFileUrl } from "../graph/citations.ts";
 import { formatGraph } from "../graph/export.ts";
 import { buildGraph } from "../graph/read.ts";
 import { type EdgeRow, type WalkDirection, walkGraph } from "../graph/walk.ts";
@@ -135,10 +138,7 @@ export class Archive {
           ? Number(c.targetId)
           : targetUrl === null
           ? null
-          : this.#sql.get<{ id: number }>(
-            "SELECT min(id) AS id FROM documents WHERE canonical_url = ?",
-            targetUrl,
-          )?.id ?? null;
+          : this.#targetOf(targetUrl);
         if (targetId === Number(c.sourceId)) continue;
         added += this.#sql.run(
           `INSERT INTO citations(source_id, target_url, target_id, context, confidence, kind)
@@ -156,6 +156,37 @@ export class Archive {
     });
   }
 
+  /** The document a canonical URL names: by URL, or by path for a `file:` URL. */
+  #targetOf(targetUrl: string): number | null {
+    const path = pathOfFileUrl(targetUrl);
+    return this.#sql.get<{ id: number }>(
+      path === undefined
+        ? "SELECT min(id) AS id FROM documents WHERE canonical_url = ?"
+        : "SELECT min(id) AS id FROM documents WHERE path = ?",
+      path ?? targetUrl,
+    )?.id ?? null;
+  }
+
+  /**
+   * Links citations of indexed files to files indexed after them (a `file:`
+   * target has no URL for the insert trigger to match). Returns how many were linked.
+   */
+  linkFileCitations(): number {
+    const open = this.#sql.all<{ id: number; source_id: number; target_url: string }>(
+      "SELECT id, source_id, target_url FROM citations WHERE target_id IS NULL AND target_url LIKE 'file:%'",
+    );
+    let linked = 0;
+    this.#sql.transaction(() => {
+      for (const c of open) {
+        const target = this.#targetOf(c.target_url);
+        if (target === null || target === c.source_id) continue;
+        linked += this.#sql.run("UPDATE citations SET target_id = ? WHERE id = ?", target, c.id)
+          .changes;
+      }
+    });
+    return linked;
+  }
+
   /** Replaces the outgoing citations of the given kinds of one document. */
   replaceCitations(sourceId: string, kinds: string[], citations: CitationInput[]): number {
     return this.#sql.transaction(() => {
@@ -168,8 +199,15 @@ export class Archive {
     });
   }
 
-  /** Searches the archive; never throws on what the user typed. */
+  /**
+   * Searches the archive; never throws on what the user typed. Without
+   * words it lists the documents that pass the filters, newest first.
+   */
   search(text: string, options: SearchOptions = {}): SearchResult {
+    if (text.trim() === "") {
+      const { hits, total } = listDocuments(this.#sql, options);
+      return { hits, total, totalEstimated: false, expansions: {} };
+    }
     let query = parseQuery(text);
     let expansions: Record<string, string[]> = {};
     if (options.fuzzy) {
@@ -224,6 +262,11 @@ export class Archive {
       return n;
     },
   };
+
+  /** Documents that pass the filters, newest first (see {@linkcode listDocuments}). */
+  list(options: ListOptions = {}): { hits: SearchHit[]; total: number } {
+    return listDocuments(this.#sql, options);
+  }
 
   /** The id of a document given by id or by URL, or undefined. */
   resolve(idOrUrl: string): string | undefined {

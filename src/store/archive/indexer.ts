@@ -177,6 +177,8 @@ export async function indexFolders(
       counts.removed++;
     }
   }
+  // Links between indexed files whose target came later in the walk.
+  if (counts.documents > 0) deps.archive.linkFileCitations();
   if (counts.documents + counts.removed >= config.optimizeAfter) deps.archive.optimize();
   return counts;
 }

@@ -7,7 +7,7 @@
  */
 import type { Article } from "../../pipeline/types.ts";
 import type { DocumentInput, DocumentSource } from "./types.ts";
-import { extractCitations } from "../graph/citations.ts";
+import { extractCitations, extractFileLinks } from "../graph/citations.ts";
 import type { CitationKind } from "../graph/walk.ts";
 
 /** File extensions indexed, by the kind of content they hold. */
@@ -138,7 +138,10 @@ export function readFileDocuments(
       : md.body;
     const doc: DocumentInput = { ...base, title: md.title, content, type: kind };
     if ("date" in md && md.date) doc.publishedAt = md.date;
-    return [{ doc, citations: citationsOf(md.body, undefined, "citation") }];
+    const links = kind === "markdown"
+      ? extractFileLinks(md.body, path).map((c) => ({ ...c, kind: "citation" as const }))
+      : [];
+    return [{ doc, citations: [...citationsOf(md.body, undefined, "citation"), ...links] }];
   }
   if (kind === "html") {
     const doc = { ...base, title: name, content: "" };

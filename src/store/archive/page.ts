@@ -98,6 +98,7 @@ function keptOf(article: Article): KeptRow {
     markdown: article.markdown,
     blocks: article.blocks,
     links: article.links,
+    ...(article.html === undefined ? {} : { html: article.html }),
     ...(article.canonical === undefined ? {} : { canonical: article.canonical }),
     site: article.site,
     published: article.published,
@@ -141,6 +142,7 @@ export function archivedPage(archive: Archive, doc: ArchivedDocument): ArchivedP
       markdown: row.markdown,
       blocks: row.blocks as Block[],
       links: row.links as Link[],
+      ...(typeof row.html === "string" ? { html: row.html } : {}),
       ...(typeof row.canonical === "string" ? { canonical: row.canonical } : {}),
     },
   };

@@ -84,7 +84,8 @@ const CLOSE_ALL = /\uE001/g;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const LIKE_SPECIAL = /[\\%_]/g;
 
-interface HitRow {
+/** A `documents` row as hits and listings read it. */
+export interface HitRow {
   id: number;
   url: string | null;
   title: string;
@@ -108,7 +109,8 @@ export function normalizeDate(text: string, name: string, endOfDay = false): str
   return date.toISOString();
 }
 
-function filters(options: SearchOptions): { where: string[]; params: SqlValue[] } {
+/** SQL conditions (on `documents d`) for the filters of a search or a listing. */
+export function filters(options: SearchOptions): { where: string[]; params: SqlValue[] } {
   const where: string[] = [];
   const params: SqlValue[] = [];
   if (options.site) {

@@ -187,3 +187,58 @@ export function extractCitations(
     .slice(0, config.maxCitations)
     .map(([url, { context }]) => ({ url, context }));
 }
+
+/** A link target with a scheme (`https:`, `mailto:`), protocol-relative, or in-page only. */
+const NOT_RELATIVE = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
+
+/** The `file:` URL of an absolute path, escaped as a URL. */
+export function fileUrl(path: string): URL {
+  const url = new URL("file:///");
+  url.pathname = path;
+  return url;
+}
+
+/** The path a `file:` URL names, or undefined for any other URL. */
+export function pathOfFileUrl(url: string): string | undefined {
+  const parsed = URL.parse(url);
+  if (parsed?.protocol !== "file:") return undefined;
+  try {
+    return decodeURIComponent(parsed.pathname);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Relative Markdown links of an indexed file (`[notes](other.md)`,
+ * `[x](../a/b.md#part)`), as `file:` URLs resolved beside the file, each once
+ * with the sentence that links it. The archive links them to the file's document.
+ *
+ * @example
+ * ```ts
+ * extractFileLinks("See [the plan](plan.md).", "/notes/a.md");
+ * // [{ url: "file:///notes/plan.md", context: "See the plan." }]
+ * ```
+ */
+export function extractFileLinks(
+  markdown: string,
+  path: string,
+  config: CitationExtractConfig = DEFAULT_CITATION_EXTRACT_CONFIG,
+): ExtractedCitation[] {
+  const base = fileUrl(path);
+  const found = new Map<string, string>();
+  for (const m of markdown.matchAll(INLINE_LINK)) {
+    const target = m[3]!;
+    if (m[1] === "!" || NOT_RELATIVE.test(target) || found.size >= config.maxCitations) continue;
+    const url = URL.parse(target, base);
+    if (!url || url.protocol !== "file:") continue;
+    url.hash = "";
+    url.search = "";
+    if (url.href === base.href || found.has(url.href)) continue;
+    found.set(
+      url.href,
+      sentenceAround(markdown, m.index, m.index + m[0].length, config.maxContext),
+    );
+  }
+  return [...found].map(([url, context]) => ({ url, context }));
+}

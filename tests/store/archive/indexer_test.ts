@@ -203,3 +203,42 @@ Deno.test("watchFolders() re-indexes after a change until aborted", async () => 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("indexFolders() turns relative links between indexed files into resolved citations", async () => {
+  const t = await tempArchive();
+  const dir = await Deno.makeTempDir({ prefix: "quarry_index_links_" });
+  try {
+    await Deno.mkdir(`${dir}/sub dir`);
+    // a.md comes first in the walk, so its targets are not archived yet when it is read.
+    await Deno.writeTextFile(
+      `${dir}/a.md`,
+      "# Alpha\n\nThe plan is in [the plan](b.md#goals). Details in [c](sub%20dir/c.md). " +
+        "Also [the web](https://example.com/x) and [missing](nope.md).\n",
+    );
+    await Deno.writeTextFile(
+      `${dir}/b.md`,
+      "# Beta plan\n\nGoals and steps. Back to [a](./a.md).\n",
+    );
+    await Deno.writeTextFile(`${dir}/sub dir/c.md`, "# Gamma\n\nDetails.\n");
+    await indexFolders([dir], { archive: t.archive, extractHtml, now: () => NOW });
+    const a = t.archive.resolve(`${dir}/a.md`)!;
+    const b = t.archive.resolve(`${dir}/b.md`)!;
+    const c = t.archive.resolve(`${dir}/sub dir/c.md`)!;
+    const cites = t.archive.related(a)!.related.filter((r) => r.relation === "cites");
+    const ids = cites.map((r) => r.id);
+    assert.ok(ids.includes(b), JSON.stringify(cites));
+    assert.ok(ids.includes(c), JSON.stringify(cites));
+    const plan = cites.find((r) => r.id === b)!;
+    assert.match(plan.context, /The plan is in the plan/);
+    assert.ok(cites.some((r) => r.url === "https://example.com/x"));
+    const beta = t.archive.search("beta goals", { citations: true }).hits.find((h) => h.id === b)!;
+    assert.deepEqual(
+      beta.cites!.map((r) => r.id),
+      [a],
+      "a link to an already-indexed file resolves at once",
+    );
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -77,7 +77,7 @@ Deno.test("search() never fails on hostile input", async () => {
     assert.equal(t.archive.search("'; DROP TABLE documents; --").total, 0);
     assert.equal(t.archive.stats().documents, 4, "nothing was dropped");
     assert.ok(t.archive.search("NEAR(moon").total >= 2);
-    assert.equal(t.archive.search("").hits.length, 0);
+    assert.equal(t.archive.search("").hits.length, 4, "no words lists every document");
   } finally {
     await t.close();
   }

@@ -167,15 +167,15 @@ Deno.test("withCache() stores successful envelopes only and marks cache_hit", as
       calls++;
       return Promise.resolve({ success: true, command: "t", results: [calls], metadata: {} });
     };
-    const first = await withCache(ctx, "t", { query: "q" }, {}, ok);
+    const first = await withCache(ctx, "search", { query: "q" }, {}, ok);
     assert.equal(first.metadata?.cache_hit, false);
-    const second = await withCache(ctx, "t", { query: "Q" }, {}, ok);
+    const second = await withCache(ctx, "search", { query: "Q" }, {}, ok);
     assert.equal(second.metadata?.cache_hit, true);
     assert.deepEqual(second.results, [1]);
-    const forced = await withCache(ctx, "t", { query: "q" }, { force: true }, ok);
+    const forced = await withCache(ctx, "search", { query: "q" }, { force: true }, ok);
     assert.deepEqual([forced.metadata?.cache_hit, forced.results], [false, [2]]);
-    assert.deepEqual((await withCache(ctx, "t", { query: "q" }, {}, ok)).results, [2]);
-    const skipped = await withCache(ctx, "t", { query: "q" }, { noCache: true }, ok);
+    assert.deepEqual((await withCache(ctx, "search", { query: "q" }, {}, ok)).results, [2]);
+    const skipped = await withCache(ctx, "search", { query: "q" }, { noCache: true }, ok);
     assert.deepEqual([skipped.metadata?.cache_hit, skipped.results], [false, [3]]);
 
     const fail = (): Promise<Envelope> =>
@@ -184,10 +184,16 @@ Deno.test("withCache() stores successful envelopes only and marks cache_hit", as
         command: "t",
         error: { code: "TIMEOUT", message: "slow", suggestions: [] },
       });
-    await withCache(ctx, "t", { query: "f" }, {}, fail);
-    assert.equal((await withCache(ctx, "t", { query: "f" }, {}, ok)).metadata?.cache_hit, false);
+    await withCache(ctx, "search", { query: "f" }, {}, fail);
+    assert.equal(
+      (await withCache(ctx, "search", { query: "f" }, {}, ok)).metadata?.cache_hit,
+      false,
+    );
     clock.t += HOUR;
-    assert.equal((await withCache(ctx, "t", { query: "q" }, {}, ok)).metadata?.cache_hit, false);
+    assert.equal(
+      (await withCache(ctx, "search", { query: "q" }, {}, ok)).metadata?.cache_hit,
+      false,
+    );
     assert.deepEqual(lines, []);
   });
 });
@@ -202,7 +208,7 @@ Deno.test("withCache() still answers when the store cannot be opened", async () 
   };
   const env = await withCache(
     ctx,
-    "t",
+    "search",
     { query: "q" },
     {},
     () => Promise.resolve<Envelope>({ success: true, command: "t", results: [], metadata: {} }),
