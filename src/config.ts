@@ -14,6 +14,10 @@ export const ENV_VARS = {
   DENO_KV_ACCESS_TOKEN: "Access token for QUARRY_KV_URL (read by Deno's KV client)",
   QUARRY_USER_AGENT: "User-Agent sent with every request",
   QUARRY_TIMEOUT: "Per-page fetch timeout (default 8s)",
+  QUARRY_PDF_MAX_BYTES:
+    "Largest PDF read, e.g. 25MB (default 25MB; web pages have their own 10 MB cap)",
+  QUARRY_PDF_MAX_PAGES:
+    "Pages of a PDF read at most; the rest is left out and said so (default 300)",
   QUARRY_ALLOW_PRIVATE_NETWORK: "1 lets Quarry fetch loopback and private addresses",
   QUARRY_ROBOTS: "1 makes Quarry obey robots.txt for the pages it reads (as --robots)",
   QUARRY_RATE_LIMIT: "Delay between two requests to one search engine (default 1s)",
@@ -99,6 +103,10 @@ export interface Config {
   kvUrl: string | undefined;
   userAgent: string;
   timeoutMs: number;
+  /** Largest PDF body read, in bytes. */
+  pdfMaxBytes: number;
+  /** Pages of a PDF read at most. */
+  pdfMaxPages: number;
   allowPrivateNetwork: boolean;
   /** Obey robots.txt for every page read (QUARRY_ROBOTS=1). */
   robots: boolean;
@@ -126,6 +134,47 @@ export const VERSION = "0.1.0";
 /** Default User-Agent: says who we are and where to read about it. */
 export const DEFAULT_USER_AGENT =
   `Quarry/${VERSION} (+https://github.com/quarry-research/quarry; research assistant)`;
+
+const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|kib|mb|mib|gb|gib)?$/i;
+const UNIT_BYTES: Record<string, number> = {
+  b: 1,
+  kb: 1024,
+  kib: 1024,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
+
+/**
+ * Parses a size such as `25MB`, `512KB` or `1048576` (bytes); units are
+ * binary (1 MB = 1024 KB).
+ *
+ * @example
+ * ```ts
+ * parseSize("25MB"); // 26214400
+ * ```
+ */
+export function parseSize(text: string, name = "size"): number {
+  const match = SIZE.exec(text.trim());
+  if (!match || Number(match[1]) <= 0) {
+    throw new QuarryError("BAD_INPUT", `Cannot read ${name} "${text}"`, {
+      suggestions: ["Write a size like 25MB, 512KB or a number of bytes"],
+    });
+  }
+  return Math.round(Number(match[1]) * UNIT_BYTES[(match[2] ?? "b").toLowerCase()]!);
+}
+
+/** A positive whole number from the environment. */
+function parseCount(text: string, name: string): number {
+  const n = Number(text.trim());
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new QuarryError("BAD_INPUT", `${name} "${text}" is not a positive whole number`, {
+      suggestions: [`Set ${name} to a number such as 300`],
+    });
+  }
+  return n;
+}
 
 const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -220,6 +269,8 @@ export function configFromEnv(env: Env): Config {
     kvUrl: env.QUARRY_KV_URL || undefined,
     userAgent: env.QUARRY_USER_AGENT || DEFAULT_USER_AGENT,
     timeoutMs: parseDuration(env.QUARRY_TIMEOUT ?? "8s", "QUARRY_TIMEOUT"),
+    pdfMaxBytes: parseSize(env.QUARRY_PDF_MAX_BYTES ?? "25MB", "QUARRY_PDF_MAX_BYTES"),
+    pdfMaxPages: parseCount(env.QUARRY_PDF_MAX_PAGES ?? "300", "QUARRY_PDF_MAX_PAGES"),
     allowPrivateNetwork: env.QUARRY_ALLOW_PRIVATE_NETWORK === "1" ||
       env.QUARRY_ALLOW_PRIVATE_NETWORK === "true",
     robots: env.QUARRY_ROBOTS === "1" || env.QUARRY_ROBOTS === "true",

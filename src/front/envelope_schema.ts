@@ -6,6 +6,13 @@
  */
 import { z } from "zod";
 import { ERROR_CODES } from "../errors.ts";
+import { PAGE_STATUSES } from "../pipeline/types.ts";
+
+/** Statuses a page in a result can have (`not_modified` never leaves the pipeline). */
+export const pageStatusSchema = z.enum(PAGE_STATUSES.filter((s) => s !== "not_modified")).describe(
+  "What became of one page: ok, or why it could not be read (unreadable: a document that " +
+    "could not be parsed, e.g. an encrypted or corrupt PDF)",
+);
 
 /** The error part of a failed envelope. */
 export const envelopeErrorSchema = z.object({

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { HTTP_STATUS } from "../errors.ts";
 import type { Operation } from "../ops/types.ts";
-import { envelopeSchema, searchResultSchema } from "./envelope_schema.ts";
+import { envelopeSchema, pageStatusSchema, searchResultSchema } from "./envelope_schema.ts";
 
 /** A JSON Schema object. */
 export type JsonSchema = Record<string, unknown>;
@@ -98,6 +98,7 @@ export function openApiDocument(ops: readonly Operation[], options: OpenApiOptio
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, JsonSchema> = {
     Envelope: jsonSchemaOf(envelopeSchema),
+    PageStatus: jsonSchemaOf(pageStatusSchema),
     SearchResult: jsonSchemaOf(searchResultSchema),
   };
   for (const op of ops) {

@@ -27,7 +27,7 @@ const input = z.object({
     "Only documents from this source: web pages read, research reports, url-content, files",
   ),
   type: z.string().trim().min(1).optional().describe(
-    "Only this kind of document (html, markdown, text, json, report…)",
+    "Only this kind of document (html, pdf, markdown, text, json, report…)",
   ),
   since: z.string().trim().min(1).optional().describe(
     "Only documents published (else read) on or after this date, e.g. 2024-01-31",

@@ -270,8 +270,9 @@ export const fetchOp = defineOp({
     "content as Markdown or text, with title, byline, site, language, publication date and " +
     "links. Use it when you already know the URL. Long pages can be paged with start/max. " +
     "With a query, only the excerpts that answer it are returned, within a character or " +
-    "token budget. Pages that fail come back with a status (timeout, http_error, not_html, too_large, " +
-    "empty, private_address…) and a reason. Pages built by JavaScript are rendered in a headless " +
+    "token budget. PDFs are read too, with the page of each excerpt. Pages that fail come back " +
+    "with a status (timeout, http_error, not_html, too_large, empty, unreadable, " +
+    "private_address…) and a reason. Pages built by JavaScript are rendered in a headless " +
     "browser when one is configured (render: auto, always or never); such pages carry rendered: true.",
   input,
   positionals: [{ field: "urls", variadic: true }],

@@ -11,6 +11,7 @@ import { QuarryError } from "../errors.ts";
 import type { ResolveDns } from "./guard.ts";
 import { decodeBody } from "./charset.ts";
 import { checkUrl, guardHost } from "./guard.ts";
+import { isPdfBytes } from "./extract/pdf_magic.ts";
 import type { FetchResult, PageStatus, Validators } from "./types.ts";
 
 /** How {@linkcode fetchAll} fetches. */
@@ -25,6 +26,8 @@ export interface FetchOptions {
   userAgent: string;
   /** Largest body read, counted after decompression. @default {10485760} */
   maxBytes: number;
+  /** Largest PDF read (PDFs are often larger than pages). @default {26214400} */
+  pdfMaxBytes: number;
   /** @default {5} */
   maxRedirects: number;
   /**
@@ -48,6 +51,7 @@ export const DEFAULT_FETCH_OPTIONS: Readonly<FetchOptions> = {
   perHostLimit: 4,
   userAgent: DEFAULT_USER_AGENT,
   maxBytes: 10 * 1024 * 1024,
+  pdfMaxBytes: 25 * 1024 * 1024,
   maxRedirects: 5,
   allowPrivateNetwork: false,
 };
@@ -80,8 +84,13 @@ export interface FetchDeps {
   now: () => number;
 }
 
-const ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,text/markdown;q=0.9,*/*;q=0.1";
-/** Content types Quarry reads; anything else is `not_html`. */
+const ACCEPT =
+  "text/html,application/xhtml+xml,text/plain;q=0.9,text/markdown;q=0.9,application/pdf;q=0.8,*/*;q=0.1";
+/** Media types of PDF documents. */
+const PDF_TYPES = new Set(["application/pdf", "application/x-pdf", "application/acrobat"]);
+/** Generic binary types: read (under the PDF cap) and kept only when the bytes are a PDF. */
+const BINARY_TYPES = new Set(["application/octet-stream", "binary/octet-stream"]);
+/** Content types Quarry reads as text; PDFs are read as bytes; anything else is `not_html`. */
 export const READABLE_TYPES: ReadonlySet<string> = new Set([
   "text/html",
   "application/xhtml+xml",
@@ -324,6 +333,9 @@ async function readResponse(
   trail.phase = "while reading the body";
   if (res.status < 200 || res.status > 299) return errorOutcome(res, base, signal);
   const length = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (contentType && (PDF_TYPES.has(contentType) || BINARY_TYPES.has(contentType))) {
+    return await readPdf(res, base, signal, options, length);
+  }
   const truncate = options.overflow === "truncate";
   if (length > options.maxBytes && !truncate) {
     return refuse("too_large", `Body of ${length} bytes is over the ${mb(options.maxBytes)} cap`);
@@ -334,6 +346,9 @@ async function readResponse(
   const { bytes, overflow } = await readCapped(res.body, options.maxBytes, signal);
   if (overflow && !truncate) {
     return { ...base, status: "too_large", reason: `Body over the ${mb(options.maxBytes)} cap` };
+  }
+  if (!contentType && isPdfBytes(bytes)) {
+    return { ...base, contentType: "application/pdf", bytes };
   }
   if (!contentType && bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
     return { ...base, status: "not_html", reason: "Binary content without a Content-Type" };
@@ -348,6 +363,36 @@ async function readResponse(
     return { ...page, status: "captcha", reason: "CAPTCHA or bot challenge instead of the page" };
   }
   return { ...page, body: text };
+}
+
+/**
+ * A PDF (or a generic binary body that turns out to be one) as bytes, under
+ * its own size cap. A body served as PDF that is not one goes on to pdf.js,
+ * which says why it cannot read it.
+ */
+async function readPdf(
+  res: Response,
+  base: Outcome,
+  signal: AbortSignal,
+  options: FetchOptions,
+  length: number,
+): Promise<Outcome> {
+  const cap = options.pdfMaxBytes;
+  const declared = base.contentType ?? "";
+  if (length > cap) {
+    await res.body?.cancel().catch(() => {});
+    return {
+      ...base,
+      status: "too_large",
+      reason: `PDF of ${length} bytes is over the ${mb(cap)} PDF cap`,
+    };
+  }
+  const { bytes, overflow } = await readCapped(res.body, cap, signal);
+  if (overflow) return { ...base, status: "too_large", reason: `PDF over the ${mb(cap)} PDF cap` };
+  if (BINARY_TYPES.has(declared) && !isPdfBytes(bytes)) {
+    return { ...base, status: "not_html", reason: `Not a web page or a PDF: ${declared}` };
+  }
+  return { ...base, contentType: "application/pdf", bytes };
 }
 
 /** 4xx/5xx: `blocked` for 403/429, `captcha` when the body is a challenge, else `http_error`. */

@@ -43,6 +43,8 @@ export interface PageToRemember {
   /** The URL after redirects. */
   finalUrl: string;
   article: Article;
+  /** Kind of document, archived with it. @default {"html"} */
+  type?: "html" | "pdf";
   /** Validators of the response, for the next conditional request. */
   validators?: Validators;
   /** The question the page was read for. */

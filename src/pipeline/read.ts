@@ -8,7 +8,7 @@
  * @module
  */
 import type { ResolveDns } from "./guard.ts";
-import { extract } from "./extract/mod.ts";
+import { extract, extractBody, type ExtractOptions } from "./extract/mod.ts";
 import type { ExtractFn } from "./extract/pool.ts";
 import { fetchAll, type FetchOptions } from "./fetch.ts";
 import { type ArchivedPage, articleFromArchived, type PageMemory } from "./memory.ts";
@@ -38,6 +38,8 @@ export interface ReadDeps {
   now: () => number;
   /** Extraction off the event loop (a worker pool); inline when absent. */
   extract?: ExtractFn | undefined;
+  /** Options every page is extracted with (e.g. the PDF page cap). */
+  extractOptions?: Omit<ExtractOptions, "contentType"> | undefined;
   /** Pages read before; without it nothing is revalidated or archived. */
   memory?: PageMemory | undefined;
   /** One line about a store that failed; the pages are read anyway. */
@@ -62,7 +64,7 @@ export interface ReadOptions {
  * that did not fetch passes through.
  */
 export function extractFetched(result: FetchResult, done?: ExtractResult | Error): PageRead {
-  if (result.status !== "ok" || result.body === undefined) {
+  if (result.status !== "ok" || contentOf(result) === undefined) {
     return {
       fetch: result,
       status: result.status,
@@ -72,8 +74,9 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
   let extracted: ExtractResult;
   try {
     if (done instanceof Error) throw done;
+    if (!done && result.body === undefined) throw new Error("a PDF is extracted by extractOne");
     extracted = done ?? extract(
-      result.body,
+      result.body ?? "",
       result.finalUrl,
       result.contentType === undefined ? {} : { contentType: result.contentType },
     );
@@ -89,17 +92,27 @@ export function extractFetched(result: FetchResult, done?: ExtractResult | Error
   };
 }
 
-/** Extracts one page, off the event loop when `deps.extract` is a worker pool. */
+/** What a fetch brought to extract: the bytes of a PDF, else the decoded text. */
+function contentOf(result: FetchResult): string | Uint8Array | undefined {
+  return result.bytes ?? result.body;
+}
+
+/**
+ * Extracts one page, off the event loop when `deps.extract` is a worker pool.
+ * A PDF without a pool is extracted inline too, asynchronously (pdf.js is).
+ */
 export async function extractOne(
   result: FetchResult,
-  deps: Pick<ReadDeps, "extract">,
+  deps: Pick<ReadDeps, "extract" | "extractOptions">,
 ): Promise<PageRead> {
-  const offload = deps.extract;
-  if (!offload || result.status !== "ok" || result.body === undefined) {
-    return extractFetched(result);
-  }
-  const options = result.contentType ? { contentType: result.contentType } : {};
-  const done = await offload(result.body, result.finalUrl, options)
+  const body = contentOf(result);
+  const run = deps.extract ?? (result.bytes ? extractBody : undefined);
+  if (!run || result.status !== "ok" || body === undefined) return extractFetched(result);
+  const options = {
+    ...deps.extractOptions,
+    ...(result.contentType ? { contentType: result.contentType } : {}),
+  };
+  const done = await run(body, result.finalUrl, options)
     .catch((e: unknown) => e instanceof Error ? e : new Error(String(e)));
   return extractFetched(result, done);
 }
@@ -154,6 +167,7 @@ async function remember(page: PageRead, batch: Batch): Promise<void> {
       url: result.url,
       finalUrl: result.finalUrl,
       article: page.extracted.article,
+      ...(page.extracted.extractor === "pdf" ? { type: "pdf" as const } : {}),
       ...(result.validators ? { validators: result.validators } : {}),
       ...(batch.options.query === undefined ? {} : { query: batch.options.query }),
       fetchedAt: new Date(now()).toISOString(),

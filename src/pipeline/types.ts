@@ -13,6 +13,7 @@ export const PAGE_STATUSES = [
   "not_html",
   "too_large",
   "empty",
+  "unreadable",
   "robots_disallowed",
   "private_address",
   "duplicate",
@@ -44,6 +45,8 @@ export interface FetchResult {
   contentType?: string;
   /** Decoded body text (HTML or plain text) when status is `ok`. */
   body?: string;
+  /** The body as bytes, for documents that are not text (PDF), when status is `ok`. */
+  bytes?: Uint8Array;
   /** Charset used to decode the body. */
   charset?: string;
   /** Validators of the response, for a later conditional request. */
@@ -59,6 +62,8 @@ export interface Block {
   /** Heading level 1–6 for `heading`. */
   level?: number;
   text: string;
+  /** 1-based page of a paged document (PDF) the block is on. */
+  page?: number;
 }
 
 /** A link found in a page, absolute. */
@@ -88,12 +93,16 @@ export interface Article {
   canonical?: string;
 }
 
-/** Extraction result: `ok` with an article, or `empty` with a reason. */
+/**
+ * Extraction result: `ok` with an article, `empty` with a reason, or
+ * `unreadable` (a document that could not be parsed: corrupt, encrypted). An
+ * `ok` result may carry a reason too, e.g. a page cap that was hit.
+ */
 export interface ExtractResult {
-  status: "ok" | "empty";
+  status: "ok" | "empty" | "unreadable";
   reason?: string;
-  /** Which extractor produced the article: Readability, the fallback, or plain text. */
-  extractor: "readability" | "fallback" | "text";
+  /** Which extractor produced the article: Readability, the fallback, plain text, or PDF. */
+  extractor: "readability" | "fallback" | "text" | "pdf";
   article: Article;
 }
 

@@ -15,7 +15,7 @@ export interface PageSection {
   site?: string | null;
   published?: string | null;
   content?: string;
-  excerpts?: { text: string; heading?: string[] }[];
+  excerpts?: { text: string; heading?: string[]; page?: number }[];
   next_start?: number | null;
 }
 
@@ -34,10 +34,12 @@ export function renderPage(page: PageSection): string {
   if (page.title) lines.push(`**${page.title}**`, "");
   const meta = metaLine(page);
   if (meta) lines.push(`_${meta}_`, "");
+  // An `ok` page with a reason was read in part (e.g. a PDF over the page cap).
+  if (page.reason) lines.push(`> ${page.reason}`, "");
   if (page.excerpts) {
     for (const e of page.excerpts) {
       if (e.heading && e.heading.length > 0) lines.push(`### ${e.heading.join(" › ")}`, "");
-      lines.push(e.text, "");
+      lines.push(e.page === undefined ? e.text : `${e.text} _(p. ${e.page})_`, "");
     }
   } else if (page.content !== undefined) {
     lines.push(page.content, "");

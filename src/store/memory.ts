@@ -35,6 +35,7 @@ export function pageMemory(stores: Stores): PageMemory {
         url: page.url,
         finalUrl: page.finalUrl,
         article: page.article,
+        ...(page.type === undefined ? {} : { type: page.type }),
         ...(page.query === undefined ? {} : { query: page.query }),
         fetchedAt: page.fetchedAt,
       });

@@ -118,6 +118,21 @@ Deno.test("quarry mcp on stdio: tools, a page read, a tool error, bad arguments"
       },
     );
 
+    await t.step("fetch_page reads a PDF and cites the page of each excerpt", async () => {
+      const result = await client.callTool({
+        name: "fetch_page",
+        arguments: {
+          urls: [`${web.origin}/pdf/gen/report.pdf`],
+          query: "seals rotor",
+          budget: 200,
+        },
+      }) as Result;
+      assert.equal(result.isError, undefined);
+      assert.match(result.content[0]!.text!, /Seals changed course[^\n]*_\(p\. 3\)_/);
+      const page = (result.structuredContent!.results as { excerpts: { page?: number }[] }[])[0]!;
+      assert.ok(page.excerpts.some((e) => e.page === 3));
+    });
+
     await t.step("a bad URL is a tool error with its code and a hint", async () => {
       const result = await client.callTool({
         name: "fetch_page",

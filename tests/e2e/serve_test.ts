@@ -97,7 +97,9 @@ Deno.test("quarry serve with a token: auth, envelopes, status codes, OpenAPI and
           const operation = body.paths[op.http!.path]?.[op.http!.method.toLowerCase()];
           assert.equal(operation?.operationId, op.name, op.name);
         }
-        for (const [name, schema] of Object.entries(body.components.schemas)) {
+        const { PageStatus: status, ...schemas } = body.components.schemas;
+        assert.ok((status as { enum: string[] }).enum.includes("unreadable"), "page statuses");
+        for (const [name, schema] of Object.entries(schemas)) {
           assert.equal((schema as { type?: string }).type, "object", name);
         }
       },

@@ -51,6 +51,14 @@ Deno.test("openApiDocument() declares bearer auth only with a token, never on /h
   assert.ok((guarded.paths["/echo"]!.get!.responses as Record<string, unknown>)["401"]);
 });
 
+Deno.test("openApiDocument() lists the page statuses, unreadable among them", () => {
+  const doc = openApiDocument(FAKE_OPS, { version: "1.2.3" }) as Doc;
+  const status = doc.components.schemas.PageStatus as { type: string; enum: string[] };
+  assert.equal(status.type, "string");
+  assert.ok(status.enum.includes("unreadable"));
+  assert.ok(!status.enum.includes("not_modified"), "internal status left out");
+});
+
 Deno.test("the OpenAPI document describes a search result with every engine that returned it", () => {
   const doc = openApiDocument(FAKE_OPS, { version: "1.2.3" }) as Doc;
   const properties = doc.components.schemas.SearchResult!.properties as Record<string, unknown>;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { extract } from "../../src/pipeline/extract/mod.ts";
+import { extractBody } from "../../src/pipeline/extract/mod.ts";
 import { createExtractPool } from "../../src/pipeline/extract/pool.ts";
 import { extractFetched, extractOne, type PageRead, readPages } from "../../src/pipeline/read.ts";
 import type { FetchResult } from "../../src/pipeline/types.ts";
@@ -34,10 +34,8 @@ Deno.test("extractOne() keeps the page as a value when the worker pool fails on 
     ) +
     "</article></body></html>";
   const pool = {
-    extract: (body: string, url: string) =>
-      url.endsWith("bad")
-        ? Promise.reject(new Error("worker died"))
-        : Promise.resolve(extract(body, url)),
+    extract: (body: string | Uint8Array, url: string) =>
+      url.endsWith("bad") ? Promise.reject(new Error("worker died")) : extractBody(body, url),
   };
   const pages = await Promise.all([
     extractOne(fetched("https://a.test/bad", "<p>bad</p>"), pool),

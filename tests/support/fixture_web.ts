@@ -8,6 +8,7 @@ import { apiRoutes } from "./web/apis.ts";
 import { engineRoutes } from "./web/engines.ts";
 import { pageRoutes } from "./web/pages.ts";
 import { renderRoutes } from "./web/render.ts";
+import { pdfRoutes } from "./web/pdf.ts";
 import { researchRoutes } from "./web/research.ts";
 import { robotsRoutes } from "./web/robots.ts";
 
@@ -44,6 +45,7 @@ export const DEFAULT_ROUTES: Route[] = [
   ...engineRoutes,
   ...researchRoutes,
   ...renderRoutes,
+  ...pdfRoutes,
   ...robotsRoutes,
 ];
 

@@ -60,6 +60,8 @@ export interface ExtractOptions extends Partial<ExtractConfig> {
    * @default {"text/html"}
    */
   contentType?: string;
+  /** Pages of a PDF read at most. @default {300} */
+  pdfMaxPages?: number;
 }
 
 /** Media types whose body is the article as it stands. */
@@ -174,7 +176,7 @@ function pageUrlOf(url: string): string {
  * ```
  */
 export function extract(body: string, url: string, options: ExtractOptions = {}): ExtractResult {
-  const { contentType, ...overrides } = options;
+  const { contentType, pdfMaxPages: _, ...overrides } = options;
   const config: ExtractConfig = { ...DEFAULT_EXTRACT_CONFIG, ...overrides };
   const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
   if (TEXT_TYPE_RE.test(type)) {
@@ -253,4 +255,28 @@ function withStatus(
   if (article.text.length >= config.emptyChars) return { status: "ok", extractor, article };
   const reason = countScripts(rawHtml) > 0 ? EMPTY_JS_REASON : EMPTY_REASON;
   return { status: "empty", reason, extractor, article };
+}
+
+/**
+ * Extracts any body: bytes are a PDF (the only kind fetched as bytes), text
+ * goes to {@linkcode extract}. Never throws.
+ *
+ * @example
+ * ```ts
+ * const result = await extractBody(pdfBytes, "https://example.org/a.pdf");
+ * ```
+ */
+export async function extractBody(
+  body: string | Uint8Array,
+  url: string,
+  options: ExtractOptions = {},
+): Promise<ExtractResult> {
+  if (typeof body === "string") return extract(body, url, options);
+  // pdf.js is large: loaded on the first PDF, not at every start.
+  const { extractPdf } = await import("./pdf.ts");
+  return await extractPdf(
+    body,
+    url,
+    options.pdfMaxPages === undefined ? {} : { maxPages: options.pdfMaxPages },
+  );
 }

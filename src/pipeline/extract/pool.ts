@@ -6,13 +6,14 @@
  * `pool.extract` in their context.
  * @module
  */
-import { extract, type ExtractOptions } from "./mod.ts";
+import { extractBody, type ExtractOptions } from "./mod.ts";
 import type { ExtractJob } from "./worker.ts";
 import type { ExtractResult } from "../types.ts";
 
 /** Extraction that may run elsewhere. */
 export type ExtractFn = (
-  body: string,
+  /** Decoded text, or the bytes of a PDF. */
+  body: string | Uint8Array,
   url: string,
   options: ExtractOptions,
 ) => Promise<ExtractResult>;
@@ -88,15 +89,11 @@ export function createExtractPool(config: Partial<ExtractPoolConfig> = {}): Extr
 
   return {
     extract(body, url, options) {
-      if (broken) return Promise.resolve(extract(body, url, options));
+      if (broken) return extractBody(body, url, options);
       return new Promise((resolve, reject) => {
         const id = nextId++;
         const inline = () => {
-          try {
-            resolve(extract(body, url, options));
-          } catch (error) {
-            reject(error);
-          }
+          extractBody(body, url, options).then(resolve, reject);
         };
         pending.set(id, { resolve, inline });
         const target = slot();

@@ -6,20 +6,20 @@
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
-import { extract, type ExtractOptions } from "./mod.ts";
+import { extractBody, type ExtractOptions } from "./mod.ts";
 
 /** One extraction asked of the worker. */
 export interface ExtractJob {
   id: number;
-  body: string;
+  body: string | Uint8Array;
   url: string;
   options: ExtractOptions;
 }
 
-self.onmessage = (event: MessageEvent<ExtractJob>) => {
+self.onmessage = async (event: MessageEvent<ExtractJob>) => {
   const { id, body, url, options } = event.data;
   try {
-    self.postMessage({ id, result: extract(body, url, options) });
+    self.postMessage({ id, result: await extractBody(body, url, options) });
   } catch (error) {
     self.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

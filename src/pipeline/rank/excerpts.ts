@@ -36,6 +36,8 @@ export interface Excerpt {
   heading: string[];
   /** Best sentence score in the excerpt (BM25 share + heuristics), rounded to 3 places. */
   score: number;
+  /** Page the excerpt starts on, for paged documents (PDF). */
+  page?: number;
 }
 
 /**
@@ -287,9 +289,13 @@ export function rankExcerpts(
   const ordered = cfg.order === "document"
     ? [...chosen].sort((a, b) => a.start - b.start)
     : [...chosen].sort((a, b) => b.score - a.score || a.start - b.start);
-  return ordered.map((p) => ({
-    text: renderPassage(sents, p),
-    heading: [...sents[p.start]!.headingPath],
-    score: Math.round(p.score * 1000) / 1000,
-  }));
+  return ordered.map((p) => {
+    const page = blocks[sents[p.start]!.blockIndex]?.page;
+    return {
+      text: renderPassage(sents, p),
+      heading: [...sents[p.start]!.headingPath],
+      score: Math.round(p.score * 1000) / 1000,
+      ...(page === undefined ? {} : { page }),
+    };
+  });
 }

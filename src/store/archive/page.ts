@@ -23,6 +23,8 @@ export interface ReadPage {
   fetchedAt: string;
   /** @default {"web"} */
   source?: DocumentSource;
+  /** Kind of document: `html` for web pages, `pdf`. @default {"html"} */
+  type?: "html" | "pdf";
 }
 
 /** Most links of one page stored as citations (navigation menus can hold hundreds). */
@@ -51,7 +53,7 @@ export function archivePage(archive: Archive, page: ReadPage): string {
       publishedAt: article.published,
       fetchedAt: page.fetchedAt,
       source: page.source ?? "web",
-      type: "html",
+      type: page.type ?? "html",
       metadata: {
         ...(article.site ? { site_name: article.site } : {}),
         ...(article.excerpt ? { excerpt: article.excerpt } : {}),
