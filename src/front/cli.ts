@@ -9,20 +9,41 @@ import { VERSION } from "../config.ts";
 import { exitCodeFor, QuarryError, toQuarryError } from "../errors.ts";
 import { type FieldInfo, fieldsOf } from "../ops/schema_info.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
+import type { CatalogEntry } from "../ops/catalog.ts";
 import { type Envelope, errorBody, failure } from "../envelope.ts";
 import { cacheNote, renderGeneric } from "../render/markdown.ts";
+
+/** How the CLI was asked to report progress. */
+export interface ContextOptions {
+  /** `--progress`: progress lines on stderr even when it is not a terminal. */
+  progress?: boolean;
+}
 
 /** Where the CLI writes and how it gets its context. */
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   /** Builds the operation context; called only when an operation runs. */
-  context(): OpContext;
+  context(options?: ContextOptions): OpContext;
 }
 
 /** Extra subcommands that are not operations (`serve`, `mcp`). */
 export interface ExtraCommand {
   register(program: Command, setExit: (code: number) => void): void;
+}
+
+/** An extra subcommand listed by name and loaded only when it runs. */
+export interface LazyExtra {
+  name: string;
+  summary: string;
+  load(): Promise<ExtraCommand>;
+}
+
+/** An operation, or its catalog entry when it is not loaded. */
+export type OpOrEntry = Operation | CatalogEntry;
+
+function isLoaded(op: OpOrEntry): op is Operation {
+  return "run" in op;
 }
 
 const NEGATED = /^no[A-Z]/;
@@ -118,13 +139,26 @@ function output(
   io.stdout(text ?? renderGeneric(envelope));
 }
 
-function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: number) => void) {
+/** The command group for all but the last word, created on first use. */
+function parentOf(program: Command, words: string[]): Command {
   let parent = program;
-  for (const word of op.command.slice(0, -1)) {
+  for (const word of words.slice(0, -1)) {
     parent = parent.commands.find((c) => c.name() === word) ??
       parent.command(word).description(`${word} commands`);
   }
-  const cmd = parent.command(op.command.at(-1)!).description(op.summary);
+  return parent;
+}
+
+/** A command that is listed but not loaded: runCli loads what the arguments name. */
+function addStub(program: Command, words: string[], summary: string): void {
+  parentOf(program, words).command(words.at(-1)!).description(summary)
+    .allowUnknownOption().allowExcessArguments().action(() => {
+      throw new QuarryError("INTERNAL", `\`quarry ${words.join(" ")}\` was not loaded`);
+    });
+}
+
+function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: number) => void) {
+  const cmd = parentOf(program, op.command).command(op.command.at(-1)!).description(op.summary);
   const fields = fieldsOf(op.input);
   const byName = new Map(fields.map((f) => [f.name, f]));
   for (const [i, p] of (op.positionals ?? []).entries()) {
@@ -146,7 +180,9 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
     if (!parsed.success) {
       envelope = failure(op.name, inputError(parsed.error, op));
     } else {
-      const ctx = io.context();
+      // A command that runs until stopped (`--watch`) reports as it goes, under a pipe too.
+      const watching = (parsed.data as { watch?: unknown }).watch === true;
+      const ctx = io.context({ progress: program.opts().progress === true || watching });
       try {
         envelope = await op.run(ctx, parsed.data);
       } catch (error) {
@@ -164,21 +200,32 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
   });
 }
 
-/** Builds the commander program for a set of operations. */
+/**
+ * Builds the commander program. Catalog entries and lazy extras are listed
+ * (for `--help`) but get no options and no action: {@linkcode runCli} loads
+ * the one the arguments name first.
+ */
 export function buildProgram(
-  ops: readonly Operation[],
+  ops: readonly OpOrEntry[],
   io: CliIo,
   setExit: (code: number) => void,
-  extras: ExtraCommand[] = [],
+  extras: readonly (ExtraCommand | LazyExtra)[] = [],
 ): Command {
   const program = new Command("quarry")
     .description("Research from the command line: search, read and remember the web")
     .version(VERSION, "-V, --version")
+    .option("--progress", "Print progress lines on stderr even when it is not a terminal")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  for (const op of ops) addOperation(program, op, io, setExit);
-  for (const extra of extras) extra.register(program, setExit);
+  for (const op of ops) {
+    if (isLoaded(op)) addOperation(program, op, io, setExit);
+    else addStub(program, op.command, op.summary);
+  }
+  for (const extra of extras) {
+    if ("register" in extra) extra.register(program, setExit);
+    else addStub(program, [extra.name], extra.summary);
+  }
   // Sub-commands inherit exit override and output settings.
   const apply = (c: Command) => {
     c.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
@@ -188,16 +235,59 @@ export function buildProgram(
   return program;
 }
 
-/** Runs the CLI and returns the exit code (0 ok, 1 failure, 2 bad usage). */
+/** The leading words of the arguments, past the program's own flags: the command asked for. */
+export function commandWords(args: string[]): string[] {
+  const words: string[] = [];
+  for (const arg of args) {
+    if (arg.startsWith("-")) {
+      if (words.length === 0) continue;
+      break;
+    }
+    words.push(arg);
+  }
+  // `quarry help archive search` asks about `archive search`.
+  return words[0] === "help" ? words.slice(1) : words;
+}
+
+function names(words: string[], command: string[]): boolean {
+  return command.every((w, i) => words[i] === w);
+}
+
+/** Loads the op or extra the arguments name; everything else stays a catalog entry. */
+async function loadNamed(
+  args: string[],
+  ops: readonly OpOrEntry[],
+  extras: readonly (ExtraCommand | LazyExtra)[],
+): Promise<[OpOrEntry[], (ExtraCommand | LazyExtra)[]]> {
+  const words = commandWords(args);
+  return [
+    await Promise.all(ops.map((op) => isLoaded(op) || !names(words, op.command) ? op : op.load())),
+    await Promise.all(
+      extras.map((e) => "register" in e || words[0] !== e.name ? e : e.load()),
+    ),
+  ];
+}
+
+/**
+ * Runs the CLI and returns the exit code (0 ok, 1 failure, 2 bad usage).
+ * Only the operation the arguments name is loaded; no arguments print the
+ * help on stdout.
+ */
 export async function runCli(
   args: string[],
-  ops: readonly Operation[],
+  ops: readonly OpOrEntry[],
   io: CliIo,
-  extras: ExtraCommand[] = [],
+  extras: readonly (ExtraCommand | LazyExtra)[] = [],
 ): Promise<number> {
   let code = 0;
-  const program = buildProgram(ops, io, (c) => (code = c), extras);
   try {
+    const [loadedOps, loadedExtras] = await loadNamed(args, ops, extras);
+    const program = buildProgram(loadedOps, io, (c) => (code = c), loadedExtras);
+    // No command (nothing, or only `--progress`): the list of commands, on stdout.
+    if (args.every((a) => a === "--progress")) {
+      program.outputHelp();
+      return 0;
+    }
     await program.parseAsync(args, { from: "user" });
     return code;
   } catch (error) {

@@ -1,10 +1,15 @@
 /**
- * The real {@linkcode OpContext}: network, DNS, clock and stores of this
- * process. Faces build it once; tests build their own.
+ * The one place the program is wired up: the real {@linkcode OpContext}
+ * (network, DNS, clock, stores of this process) and, for the faces that
+ * serve many calls (`quarry serve`, `quarry mcp`, the `deno serve` export),
+ * the extraction workers. Each resource is opened on first use, so a
+ * command pays only for what it touches. Faces build it once; tests build
+ * their own.
  * @module
  */
 import type { Config } from "../config.ts";
 import type { OpContext } from "../ops/types.ts";
+import type { ExtractPool } from "../pipeline/extract/pool.ts";
 import { systemResolveDns } from "../pipeline/guard.ts";
 import { type LazyBrowser, lazyBrowser } from "../pipeline/browser/lazy.ts";
 import { storesFor } from "../store/stores.ts";
@@ -54,4 +59,42 @@ function browserOf(config: Config, url: string): LazyBrowser {
     fetch: globalThis.fetch.bind(globalThis),
     now: () => Date.now(),
   });
+}
+
+/** A context and what ends the resources it opened. */
+export interface Wired {
+  context: OpContext;
+  /** Ends the workers (if any started), closes the stores and the browser connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Adds extraction in workers, so pages are parsed off the event loop while
+ * the server keeps answering. The pool (and the extraction code) is loaded
+ * on the first page, not at start-up.
+ */
+export function withWorkers(context: OpContext): Wired {
+  let pool: Promise<ExtractPool> | undefined;
+  let closed = false;
+  const start = () =>
+    import("../pipeline/extract/pool.ts").then((m) => {
+      const started = m.createExtractPool();
+      if (closed) started.close();
+      return started;
+    });
+  return {
+    context: {
+      ...context,
+      extract: async (body, url, options) => {
+        pool ??= start();
+        return await (await pool).extract(body, url, options);
+      },
+    },
+    async close() {
+      closed = true;
+      (await pool)?.close();
+      await context.stores.close();
+      await context.browser?.close();
+    },
+  };
 }

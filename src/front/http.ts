@@ -15,8 +15,7 @@
 import { configFromEnv, readEnv } from "../config.ts";
 import { toQuarryError } from "../errors.ts";
 import { OPERATIONS } from "../ops/registry.ts";
-import { createExtractPool } from "../pipeline/extract/pool.ts";
-import { realContext } from "./context.ts";
+import { realContext, withWorkers } from "./context.ts";
 import { createHttpApp, type HttpApp } from "./http_app.ts";
 import { checkBind, httpSettings, listeningLine } from "./server.ts";
 
@@ -48,7 +47,8 @@ export function serveExport(): Deno.ServeDefaultExport {
         checkBind(hostname, config.token);
         app = createHttpApp({
           ops: OPERATIONS,
-          context: { ...realContext(config), extract: createExtractPool().extract },
+          // Lives as long as the process: `deno serve` has no shutdown hook to close it.
+          context: withWorkers(realContext(config)).context,
           http: httpSettings(hostname, config.token),
           log: (line) => console.error(line),
         });

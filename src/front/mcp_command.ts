@@ -8,8 +8,8 @@ import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import type { OpContext, Operation } from "../ops/types.ts";
-import { createExtractPool } from "../pipeline/extract/pool.ts";
 import type { ExtraCommand } from "./cli.ts";
+import { withWorkers } from "./context.ts";
 import { createMcpServer } from "./mcp.ts";
 
 /** What `quarry mcp` needs from the entry point. */
@@ -48,15 +48,12 @@ export function mcpCommand(deps: McpCommandDeps): ExtraCommand {
         .description("Serve MCP on stdio (for agent hosts: Claude, Cursor, …)")
         .action(async () => {
           // Pages are parsed in workers so protocol messages (cancel, ping) are read meanwhile.
-          const pool = createExtractPool();
-          const context: OpContext = { ...deps.context(), extract: pool.extract };
+          const { context, close } = withWorkers(deps.context());
           try {
             await runStdioServer(deps.ops, context);
             setExit(0);
           } finally {
-            pool.close();
-            await context.stores.close();
-            await context.browser?.close();
+            await close();
           }
         });
     },

@@ -9,8 +9,8 @@ import { type Command, Option } from "commander";
 import type { Config } from "../config.ts";
 import { exitCodeFor, toQuarryError } from "../errors.ts";
 import type { OpContext, Operation } from "../ops/types.ts";
-import { createExtractPool } from "../pipeline/extract/pool.ts";
 import type { ExtraCommand } from "./cli.ts";
+import { withWorkers } from "./context.ts";
 import { checkBind, DEFAULT_SERVER_OPTIONS, runServer, type ServerOptions } from "./server.ts";
 
 /** Something that runs alongside the server, e.g. periodic folder indexing. */
@@ -72,8 +72,7 @@ export function serveCommand(deps: ServeCommandDeps): ExtraCommand {
         const opts = cmd.opts();
         const options = serverOptions(opts, deps.config);
         // Pages are parsed in workers so the server keeps answering meanwhile.
-        const pool = createExtractPool();
-        const context: OpContext = { ...deps.context(), extract: pool.extract };
+        const { context, close } = withWorkers(deps.context());
         const stop = new AbortController();
         let running: Promise<void>[] = [];
         try {
@@ -89,9 +88,7 @@ export function serveCommand(deps: ServeCommandDeps): ExtraCommand {
         } finally {
           stop.abort();
           await Promise.allSettled(running);
-          pool.close();
-          await context.stores.close();
-          await context.browser?.close();
+          await close();
         }
       });
     },

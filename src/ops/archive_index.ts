@@ -97,6 +97,9 @@ export const archiveIndexOp = defineOp({
         documents: 0,
       };
       const total = counts;
+      ctx.progress(
+        `watching ${args.dirs.join(", ")}: indexing now and on every change (Ctrl-C stops)`,
+      );
       await watchFolders(args.dirs, deps, {
         ...options,
         ...(ctx.signal ? { signal: ctx.signal } : {}),

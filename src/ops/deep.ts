@@ -15,7 +15,7 @@ import {
   markersIn,
   PERPLEXITY,
 } from "../pipeline/apis/perplexity.ts";
-import { countTokens, truncateToTokens } from "../text/tokens.ts";
+import { countTokens, loadTokenizer, truncateToTokens } from "../text/tokens.ts";
 import { type Envelope, failure, type SuccessEnvelope } from "../envelope.ts";
 import type { Archive } from "../store/archive/archive.ts";
 import { sentenceAround } from "../store/graph/citations.ts";
@@ -174,7 +174,10 @@ export const deepOp = defineOp({
         ttlMs: DEEP_CACHE_TTL_MS,
         force: args.force,
         noCache: args.noCache,
-      }, () => compute(ctx, args));
+      }, async () => {
+        await loadTokenizer();
+        return await compute(ctx, args);
+      });
     } catch (error) {
       return failure("deep", error, { query: args.query });
     }

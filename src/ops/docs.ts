@@ -16,7 +16,7 @@ import {
   searchLibraries,
 } from "../pipeline/apis/context7.ts";
 import { DEFAULT_RETRY_CONFIG, requireKey } from "../pipeline/apis/retry.ts";
-import { countTokens, truncateToTokens } from "../text/tokens.ts";
+import { countTokens, loadTokenizer, truncateToTokens } from "../text/tokens.ts";
 import { type Envelope, failure } from "../envelope.ts";
 import { withCache } from "./with_cache.ts";
 import { forceField, noCacheField } from "./cache.ts";
@@ -157,7 +157,10 @@ export const docsOp = defineOp({
         force: args.force,
         noCache: args.noCache,
         index: [args.query, args.library],
-      }, () => compute(ctx, args));
+      }, async () => {
+        await loadTokenizer();
+        return await compute(ctx, args);
+      });
     } catch (error) {
       return failure("docs", error, { query: args.query });
     }

@@ -29,7 +29,7 @@ import {
 import { readUnderRobots } from "./robots.ts";
 import { excerptsFor } from "../pipeline/rank/excerpts_for.ts";
 import type { Excerpt } from "../pipeline/rank/excerpts.ts";
-import { countTokens } from "../text/tokens.ts";
+import { countTokens, loadTokenizer } from "../text/tokens.ts";
 import { fetchOptions, readDeps } from "./read_pages.ts";
 
 /** How `fetch` returns page content. */
@@ -285,6 +285,8 @@ export const fetchOp = defineOp({
   async run(ctx, input): Promise<Envelope<FetchedPage>> {
     const started = ctx.now();
     const args = fetchArgs(input);
+    // Tokens are counted only for excerpts (ranked as each page lands): a plain read needs no tokenizer.
+    if (args.query !== undefined) await loadTokenizer();
     const urls = args.urls.map((raw) => checkUrl(raw).href);
     requireBrowser(ctx, args.render);
     const timeoutMs = args.timeout

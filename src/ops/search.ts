@@ -25,7 +25,7 @@ import {
   type ResearchResult,
 } from "../pipeline/research.ts";
 import { DEFAULT_CANDIDATE_CONFIG } from "../pipeline/candidates.ts";
-import { countTokens } from "../text/tokens.ts";
+import { countTokens, loadTokenizer } from "../text/tokens.ts";
 import { QuarryError } from "../errors.ts";
 import { type Envelope, failure, type Metadata } from "../envelope.ts";
 import { renderPages } from "../render/markdown.ts";
@@ -369,7 +369,11 @@ export const searchOp = defineOp({
       ttlMs,
       force: args.force,
       noCache: args.session !== undefined || args.local,
-    }, () => compute(ctx, args));
+    }, async () => {
+      // Loaded only when there is something to count: a cached answer needs no tokenizer.
+      await loadTokenizer();
+      return await compute(ctx, args);
+    });
   },
   render(envelope) {
     return renderPages((envelope.results ?? []) as ResearchResult[]);

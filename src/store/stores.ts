@@ -1,12 +1,11 @@
 /**
  * The stores an operation may use, opened lazily and at most once per
- * process, so a command that needs no store opens none.
+ * process, so a command that needs no store opens none (nor loads the
+ * SQLite and KV code).
  * @module
  */
 import type { Config } from "../config.ts";
-import { openKv } from "./kv/kv.ts";
 import type { Archive } from "./archive/archive.ts";
-import { openArchive } from "./archive/open.ts";
 
 /** Lazily opened stores shared by every operation of one process. */
 export interface Stores {
@@ -22,11 +21,11 @@ export function storesFor(config: Config): Stores {
   let archive: Promise<Archive> | undefined;
   return {
     kv() {
-      kv ??= openKv(config);
+      kv ??= import("./kv/kv.ts").then((m) => m.openKv(config));
       return kv;
     },
     archive() {
-      archive ??= openArchive(config);
+      archive ??= import("./archive/open.ts").then((m) => m.openArchive(config));
       return archive;
     },
     async close() {

@@ -6,7 +6,8 @@
  * @module
  */
 import { stemmer } from "stemmer";
-import * as stopwords from "stopword";
+// Deferred: evaluated when a stop-word list is first read, not when a command starts.
+import defer * as stopwords from "stopword";
 
 /** Stop-word list codes of the `stopword` package (ISO 639-3), e.g. `eng`, `deu`, `fra`. */
 export type StopwordLanguage = Exclude<
@@ -142,8 +143,12 @@ export function stopwordSet(
   return set;
 }
 
-/** Stateless default tokenizer (no memo), built once because building the stop set costs. */
-const DEFAULT_TOKENIZER: Tokenizer = createTokenizer(DEFAULT_TOKENIZE_CONFIG, false);
+/**
+ * Stateless default tokenizer (no memo), built once because building the stop
+ * set costs (~50 ms) — on first use, not at import, so a command that never
+ * tokenizes never pays for it. Set once, never changed after.
+ */
+let defaultTokenizer: Tokenizer | undefined;
 
 /**
  * Splits text into index terms with the default config (or the one given).
@@ -156,5 +161,7 @@ const DEFAULT_TOKENIZER: Tokenizer = createTokenizer(DEFAULT_TOKENIZE_CONFIG, fa
  * ```
  */
 export function tokenize(text: string, config?: Partial<TokenizeConfig>): string[] {
-  return config === undefined ? DEFAULT_TOKENIZER(text) : createTokenizer(config)(text);
+  if (config !== undefined) return createTokenizer(config)(text);
+  defaultTokenizer ??= createTokenizer(DEFAULT_TOKENIZE_CONFIG, false);
+  return defaultTokenizer(text);
 }

@@ -4,10 +4,28 @@
  * boundary: a paragraph, else a sentence, else a token.
  * @module
  */
-import { decode, encode } from "gpt-tokenizer";
+type Gpt = typeof import("gpt-tokenizer");
+
+/**
+ * The encoding is 2.4 MB of tables that take ~0.3 s and ~40 MiB to load, so
+ * it is imported by {@linkcode loadTokenizer}, when an operation that counts
+ * tokens starts, never at start-up. Set once, never changed after.
+ */
+let gpt: Gpt | undefined;
+
+/** Loads the tokenizer; operations that count tokens await it before counting. */
+export async function loadTokenizer(): Promise<void> {
+  gpt ??= await import("gpt-tokenizer");
+}
+
+function encoding(): Gpt {
+  if (!gpt) throw new Error("Cannot count tokens: loadTokenizer() was not awaited first");
+  return gpt;
+}
 
 const PARAGRAPH_BREAK = /\n\s*\n/;
-const SENTENCE_SEGMENTER = new Intl.Segmenter("en", { granularity: "sentence" });
+/** Built on the first cut to sentences (~20 ms), not at import; set once. */
+let sentenceSegmenter: Intl.Segmenter | undefined;
 const BROKEN_TAIL = /\uFFFD+$/;
 /**
  * Page text may contain special-token spellings such as `<|endoftext|>`
@@ -24,7 +42,7 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  * ```
  */
 export function countTokens(text: string): number {
-  return text === "" ? 0 : encode(text, PLAIN_TEXT).length;
+  return text === "" ? 0 : encoding().encode(text, PLAIN_TEXT).length;
 }
 
 /** A text cut to a budget. */
@@ -53,11 +71,11 @@ function longestFittingPrefix(parts: string[], separator: string, maxTokens: num
 
 /** Cuts text to at most `maxTokens` at a token boundary, dropping a broken last character. */
 function cutAtToken(text: string, maxTokens: number): string {
-  const tokens = encode(text, PLAIN_TEXT);
+  const tokens = encoding().encode(text, PLAIN_TEXT);
   // Re-encoding a decoded prefix can merge differently; shorten until it fits.
   for (let n = maxTokens; n > 0; n--) {
     // A token may end inside a multi-byte character; decoding then leaves U+FFFD.
-    const out = decode(tokens.slice(0, n)).replace(BROKEN_TAIL, "").trimEnd();
+    const out = encoding().decode(tokens.slice(0, n)).replace(BROKEN_TAIL, "").trimEnd();
     if (countTokens(out) <= maxTokens) return out;
   }
   return "";
@@ -83,7 +101,8 @@ export function truncateToTokens(text: string, maxTokens: number): Truncated {
   if (kept > 0) {
     out = paragraphs.slice(0, kept).join("\n\n").trimEnd();
   } else {
-    const sentences = [...SENTENCE_SEGMENTER.segment(paragraphs[0] ?? "")].map((s) => s.segment);
+    sentenceSegmenter ??= new Intl.Segmenter("en", { granularity: "sentence" });
+    const sentences = [...sentenceSegmenter.segment(paragraphs[0] ?? "")].map((s) => s.segment);
     const n = longestFittingPrefix(sentences, "", maxTokens);
     out = n > 0 ? sentences.slice(0, n).join("").trimEnd() : cutAtToken(text, maxTokens);
   }

@@ -2,11 +2,13 @@ import assert from "node:assert/strict";
 import type { Env } from "../../src/config.ts";
 import { type DeepEnvelope, deepOp } from "../../src/ops/deep.ts";
 import type { Citation } from "../../src/pipeline/apis/perplexity.ts";
-import { countTokens } from "../../src/text/tokens.ts";
+import { countTokens, loadTokenizer } from "../../src/text/tokens.ts";
 import type { Envelope } from "../../src/envelope.ts";
 import type { Archive } from "../../src/store/archive/archive.ts";
 import { startFixtureWeb } from "../support/fixture_web.ts";
 import { apiContext } from "./api_context.ts";
+
+await loadTokenizer();
 
 type DeepArgs = Parameters<typeof deepOp.run>[1];
 

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { type DocResult, docsOp } from "../../src/ops/docs.ts";
-import { countTokens } from "../../src/text/tokens.ts";
+import { countTokens, loadTokenizer } from "../../src/text/tokens.ts";
 import type { Envelope } from "../../src/envelope.ts";
 import { startFixtureWeb } from "../support/fixture_web.ts";
 import { apiContext } from "./api_context.ts";
 import type { Env } from "../../src/config.ts";
+
+await loadTokenizer();
 
 type DocsArgs = Parameters<typeof docsOp.run>[1];
 

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { preferArchived } from "../../src/ops/search.ts";
 import type { ResearchOutcome, ResearchResult } from "../../src/pipeline/research.ts";
+import { loadTokenizer } from "../../src/text/tokens.ts";
+
+// The search op loads the tokenizer before it counts; this test calls its helper directly.
+await loadTokenizer();
 
 function result(url: string, engine: string, relevance: number, status = "ok"): ResearchResult {
   return {

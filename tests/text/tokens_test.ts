@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { countTokens, truncateToTokens } from "../../src/text/tokens.ts";
+import { countTokens, loadTokenizer, truncateToTokens } from "../../src/text/tokens.ts";
+
+await loadTokenizer();
 
 const PARAGRAPHS = [
   "The first paragraph says one thing clearly and briefly.",

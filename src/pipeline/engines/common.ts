@@ -4,7 +4,8 @@
  * and merging duplicate results.
  * @module
  */
-import { parseHTML } from "linkedom";
+// Deferred: evaluated on the first results page parsed, not when a command starts.
+import defer * as linkedom from "linkedom";
 import { QuarryError } from "../../errors.ts";
 import type { Candidate } from "../types.ts";
 
@@ -23,7 +24,7 @@ const ISO_DATE = /\b(\d{4}-\d{2}-\d{2})(?:T[\d:.]+Z?)?/;
 
 /** Parses an HTML document. */
 export function parseDocument(html: string): Document {
-  return parseHTML(html).document;
+  return linkedom.parseHTML(html).document;
 }
 
 /** Text of an element with whitespace collapsed; "" for none. */
@@ -34,7 +35,9 @@ export function textOf(element: Element | null | undefined): string {
 /** Text of an HTML fragment (API snippets carry `<strong>` and entities). */
 export function fragmentText(html: string | undefined | null): string {
   if (!html) return "";
-  const { document } = parseHTML(`<!DOCTYPE html><html><body><div>${html}</div></body></html>`);
+  const { document } = linkedom.parseHTML(
+    `<!DOCTYPE html><html><body><div>${html}</div></body></html>`,
+  );
   return textOf(document.querySelector("div") as unknown as Element);
 }
 

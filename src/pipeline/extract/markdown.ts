@@ -5,7 +5,8 @@
  * cells of a table together).
  * @module
  */
-import TurndownService from "turndown";
+// Deferred: evaluated on the first page turned into Markdown, not when a command starts.
+import defer * as turndown from "turndown";
 import { addTableRules } from "./markdown_tables.ts";
 
 /** The part of turndown's API used here (the package ships no types). */
@@ -20,7 +21,6 @@ export interface Turndown {
   turndown(node: Node): string;
   escape: (text: string) => string;
 }
-const Service = TurndownService as unknown as new (options: object) => Turndown;
 
 /** Options a reader of Markdown expects (CommonMark-style output). */
 const TURNDOWN_OPTIONS = {
@@ -143,6 +143,7 @@ function addImageRule(service: Turndown): void {
  * ```
  */
 export function toMarkdown(root: Element): string {
+  const Service = turndown.default as unknown as new (options: object) => Turndown;
   const service = new Service(TURNDOWN_OPTIONS);
   service.remove(["script", "style", "noscript", "template", "iframe", "button", "form"]);
   service.escape = escapeMarkdown;

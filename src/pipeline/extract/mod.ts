@@ -6,7 +6,8 @@
  * Markdown bodies are read as they are.
  * @module
  */
-import { Readability } from "@mozilla/readability";
+// Deferred: evaluated on the first page extracted, not when a command starts.
+import defer * as readability from "@mozilla/readability";
 import type { Article, Block, ExtractResult } from "../types.ts";
 import { toBlocks, toSegments, toText } from "./blocks.ts";
 import { fallbackRoot } from "./fallback.ts";
@@ -75,11 +76,11 @@ const EMPTY_REASON = "the page has no readable text";
 const FAILED_REASON = "the page could not be parsed";
 
 /** Readability's article with its content as a DOM element. */
-type ReadabilityArticle = NonNullable<ReturnType<Readability<Element>["parse"]>>;
+type ReadabilityArticle = NonNullable<ReturnType<readability.Readability<Element>["parse"]>>;
 
 function runReadability(document: Document, config: ExtractConfig): ReadabilityArticle | null {
   try {
-    return new Readability<Element>(document, {
+    return new readability.Readability<Element>(document, {
       charThreshold: config.charThreshold,
       classesToPreserve: config.classesToPreserve,
       // Classes tell captions and widgets apart (cleanArticle); skipping

@@ -3,7 +3,8 @@
  * Turning an HTML string into a linkedom document that knows its URL.
  * @module
  */
-import { parseHTML } from "linkedom";
+// Deferred: evaluated on the first page parsed, not when a command starts (src/main.ts).
+import defer * as linkedom from "linkedom";
 
 /** linkedom's document, used through the standard DOM types. */
 type LinkedDocument = Document;
@@ -137,7 +138,7 @@ export interface ParsedPage {
  * `documentURI`/`baseURI` a browser would, so Readability makes links absolute.
  */
 export function parsePage(html: string, pageUrl: string, baseUrl: string): ParsedPage {
-  const { document } = parseHTML(html);
+  const { document } = linkedom.parseHTML(html);
   if (!hasStructure(document)) restructure(document);
   Object.defineProperty(document, "documentURI", { value: pageUrl, configurable: true });
   Object.defineProperty(document, "baseURI", { value: baseUrl, configurable: true });

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { excerptsFor, pageBudget } from "../../../src/pipeline/rank/excerpts_for.ts";
-import { countTokens } from "../../../src/text/tokens.ts";
+import { countTokens, loadTokenizer } from "../../../src/text/tokens.ts";
 import type { Article } from "../../../src/pipeline/types.ts";
+
+// Ops load the tokenizer before they count; this test counts directly.
+await loadTokenizer();
 
 const TEXT = [
   "Granite walls last for centuries when their stones are laid dry and tight.",

@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import type { Block } from "../../../src/pipeline/types.ts";
 import { rankExcerpts, resolveExcerptConfig } from "../../../src/pipeline/rank/excerpts.ts";
 import { countTokens } from "../../../src/pipeline/rank/tokens.ts";
+import { loadTokenizer } from "../../../src/text/tokens.ts";
+
+await loadTokenizer();
 
 /** Filler prose that matches no test query. */
 function filler(n: number, topic = "harbour"): string {
