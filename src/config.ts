@@ -49,6 +49,10 @@ export const ENV_VARS = {
   QUARRY_PERPLEXITY_URL: "Perplexity API base URL",
   QUARRY_PERPLEXITY_MODEL: "Perplexity model for deep research (default sonar-deep-research)",
   PERPLEXITY_API_KEY: "Perplexity API key",
+  QUARRY_BROWSER_URL:
+    "Headless Chromium's DevTools URL (http://127.0.0.1:9222 or ws://…) to render JavaScript pages",
+  QUARRY_BROWSER_TABS: "Most browser tabs rendering at once (default 4)",
+  QUARRY_BROWSER_TIMEOUT: "Timeout of one page render in the browser (default 15s)",
   QUARRY_TOKEN: "Bearer token the HTTP server requires",
   QUARRY_PORT: "HTTP server port (default 8080)",
   QUARRY_INDEX_ROOTS: "Folders the servers may index over HTTP, comma-separated (else none)",
@@ -87,6 +91,14 @@ export interface ApiKeys {
   perplexity: string | undefined;
 }
 
+/** The browser that renders JavaScript pages. */
+export interface BrowserConfig {
+  /** `QUARRY_BROWSER_URL`; `undefined` when no browser is configured. */
+  url: string | undefined;
+  tabs: number;
+  timeoutMs: number;
+}
+
 /** Everything configurable, resolved once at start-up. */
 export interface Config {
   home: string;
@@ -116,6 +128,7 @@ export interface Config {
   port: number;
   /** Folders `archive index` may read under when asked over HTTP or MCP. */
   indexRoots: string[];
+  browser: BrowserConfig;
   noColor: boolean;
   /** Print stacks behind INTERNAL errors. */
   debug: boolean;
@@ -253,6 +266,34 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
+const MAX_BROWSER_TABS = 64;
+
+function browserConfig(env: Env): BrowserConfig {
+  const tabs = Number(env.QUARRY_BROWSER_TABS ?? "4");
+  if (!Number.isInteger(tabs) || tabs < 1 || tabs > MAX_BROWSER_TABS) {
+    throw new QuarryError(
+      "BAD_INPUT",
+      `QUARRY_BROWSER_TABS "${env.QUARRY_BROWSER_TABS}" is not a tab count`,
+      {
+        suggestions: [`Set QUARRY_BROWSER_TABS to a number from 1 to ${MAX_BROWSER_TABS}`],
+      },
+    );
+  }
+  const url = env.QUARRY_BROWSER_URL ? trimSlash(env.QUARRY_BROWSER_URL) : undefined;
+  if (url !== undefined && !/^(?:https?|wss?):\/\/[^/]/.test(url)) {
+    throw new QuarryError("BAD_INPUT", `QUARRY_BROWSER_URL "${url}" is not a DevTools URL`, {
+      suggestions: [
+        "Set it to http://127.0.0.1:9222 (chromium --remote-debugging-port=9222) or a ws:// endpoint",
+      ],
+    });
+  }
+  return {
+    url,
+    tabs,
+    timeoutMs: parseDuration(env.QUARRY_BROWSER_TIMEOUT ?? "15s", "QUARRY_BROWSER_TIMEOUT"),
+  };
+}
+
 /** Most engines rank fusion asks at once. */
 export const MAX_FUSION = 8;
 
@@ -320,6 +361,7 @@ export function configFromEnv(env: Env): Config {
     token: env.QUARRY_TOKEN || undefined,
     port,
     indexRoots: list(env.QUARRY_INDEX_ROOTS) ?? [],
+    browser: browserConfig(env),
     noColor: env.NO_COLOR !== undefined && env.NO_COLOR !== "",
     debug: env.QUARRY_DEBUG === "1" || env.QUARRY_DEBUG === "true",
   };

@@ -193,6 +193,7 @@ function addOperation(program: Command, op: Operation, io: CliIo, setExit: (c: n
         envelope = failure(op.name, thrown);
       } finally {
         await ctx.stores.close();
+        await ctx.browser?.close();
       }
       if (!json && op.render && (envelope.success || envelope.results)) {
         text = op.render(envelope, parsed.data) + cacheNote(envelope);

@@ -13,6 +13,7 @@ import type { ExtractPool } from "../pipeline/extract/pool.ts";
 import { systemResolveDns } from "../pipeline/guard.ts";
 import { createConnector } from "../pipeline/pinned.ts";
 import { createByteBudget } from "../pipeline/budget.ts";
+import { type LazyBrowser, lazyBrowser } from "../pipeline/browser/lazy.ts";
 import { storesFor } from "../store/stores.ts";
 
 /** Sleeps `ms`, ending early (with a rejection) when the signal aborts. */
@@ -49,13 +50,27 @@ export function realContext(
     random: Math.random,
     stores: storesFor(config),
     progress,
+    ...(config.browser.url === undefined ? {} : { browser: browserOf(config, config.browser.url) }),
   };
+}
+
+/** The configured browser, connected on the first render; faces close it at exit. */
+function browserOf(config: Config, url: string): LazyBrowser {
+  return lazyBrowser({
+    browserUrl: url,
+    maxTabs: config.browser.tabs,
+    timeoutMs: config.browser.timeoutMs,
+    allowPrivateNetwork: config.allowPrivateNetwork,
+    resolveDns: systemResolveDns,
+    fetch: globalThis.fetch.bind(globalThis),
+    now: () => Date.now(),
+  });
 }
 
 /** A context and what ends the resources it opened. */
 export interface Wired {
   context: OpContext;
-  /** Ends the workers (if any started) and closes the stores. */
+  /** Ends the workers (if any started), closes the stores and the browser connection. */
   close(): Promise<void>;
 }
 
@@ -90,6 +105,7 @@ export function withWorkers(
       closed = true;
       (await pool)?.close();
       await context.stores.close();
+      await context.browser?.close();
     },
   };
 }

@@ -123,6 +123,23 @@ function keyCheck(name: string, envName: string, key: string | undefined): Check
     : { name, kind: "service", status: "missing_key", detail: `${envName} is not set` };
 }
 
+/** The rendering browser: version when reachable (asked even offline: it is local). */
+export async function checkBrowser(ctx: OpContext): Promise<Check> {
+  const base = { name: "browser", kind: "service" as const };
+  if (!ctx.browser) {
+    return {
+      ...base,
+      status: "not_configured",
+      detail: "QUARRY_BROWSER_URL is not set: JavaScript pages are not rendered " +
+        "(start one: chromium --headless --remote-debugging-port=9222)",
+    };
+  }
+  const info = await ctx.browser.info();
+  return info.reachable
+    ? { ...base, status: "ok", detail: `${info.version ?? "Chromium"} at ${info.url}, reachable` }
+    : { ...base, status: "error", detail: `${info.url} is not reachable: ${info.error ?? "?"}` };
+}
+
 async function checkDataDir(config: Config): Promise<Check> {
   const base = { name: "data directory", kind: "store" as const };
   try {
@@ -184,8 +201,8 @@ export const doctorOp = defineOp({
   description:
     "Diagnose Quarry: for every search engine whether it is reachable, blocked, on cool-down " +
     "(and until when) or missing its key or URL; whether SearXNG has JSON output enabled; " +
-    "which API keys are present; and whether the data directory is writable. Fails when no " +
-    "engine of the chain can search.",
+    "which API keys are present; the rendering browser (version, reachable or not); and whether " +
+    "the data directory is writable. Fails when no engine of the chain can search.",
   input,
   async run(ctx, args): Promise<Envelope<Check>> {
     const started = ctx.now();
@@ -204,6 +221,7 @@ export const doctorOp = defineOp({
       ...engines,
       keyCheck("context7", "CONTEXT7_API_KEY", ctx.config.keys.context7),
       keyCheck("perplexity", "PERPLEXITY_API_KEY", ctx.config.keys.perplexity),
+      await checkBrowser(ctx),
       await checkDataDir(ctx.config),
       kvCheck,
     ];

@@ -19,6 +19,8 @@ import {
   deadlineField,
   maxField,
   maxTokensField,
+  renderField,
+  requireBrowser,
   robotsField,
   startField,
   timeoutField,
@@ -63,6 +65,7 @@ const input = z.object({
   ),
   budget: budgetField,
   maxTokens: maxTokensField,
+  render: renderField,
   robots: robotsField,
 }).superRefine((args, ctx) => {
   const count = (args.urls?.length ?? 0) + (args.url === undefined ? 0 : 1);
@@ -106,6 +109,8 @@ export interface FetchedPage {
   archive_id?: string;
   /** Unchanged since it was archived (HTTP 304): the archived text was used. */
   revalidated?: boolean;
+  /** Read from the DOM a browser rendered. */
+  rendered?: boolean;
 }
 
 /** Cuts content to the requested window and says where the next one starts. */
@@ -138,6 +143,7 @@ export function toFetchedPage(page: PageRead, options: PageView): FetchedPage {
     ...(page.reason === undefined ? {} : { reason: page.reason }),
     ...(page.archiveId === undefined ? {} : { archive_id: page.archiveId }),
     ...(page.revalidated ? { revalidated: true } : {}),
+    ...(page.rendered ? { rendered: true } : {}),
   };
   const article = page.extracted?.article;
   const body = page.fetch.body;
@@ -265,7 +271,8 @@ export const fetchOp = defineOp({
     "With a query, only the excerpts that answer it are returned, within a character or " +
     "token budget. PDFs are read too, with the page of each excerpt. Pages that fail come back " +
     "with a status (timeout, http_error, not_html, too_large, empty, unreadable, " +
-    "private_address…) and a reason.",
+    "private_address…) and a reason. Pages built by JavaScript are rendered in a headless " +
+    "browser when one is configured (render: auto, always or never); such pages carry rendered: true.",
   input,
   positionals: [{ field: "urls", variadic: true }],
   http: { method: "GET", path: "/fetch" },
@@ -280,6 +287,7 @@ export const fetchOp = defineOp({
     // Tokens are counted only for excerpts (ranked as each page lands): a plain read needs no tokenizer.
     if (args.query !== undefined) await loadTokenizer();
     const urls = args.urls.map((raw) => checkUrl(raw).href);
+    requireBrowser(ctx, args.render);
     const timeoutMs = args.timeout ?? ctx.config.timeoutMs;
     const deadlineMs = batchDeadline(timeoutMs, args.deadline);
     const deps = readDeps(ctx);
@@ -288,7 +296,11 @@ export const fetchOp = defineOp({
     const read = (allowed: string[]) =>
       readPages(
         allowed,
-        { fetch: fetchOptions(ctx, { timeoutMs, deadlineMs }), query: args.query },
+        {
+          fetch: fetchOptions(ctx, { timeoutMs, deadlineMs }),
+          query: args.query,
+          render: args.render,
+        },
         { ...deps, memory: fresh ? unconditional(deps.memory) : deps.memory },
       );
     const pages = await readUnderRobots(ctx, urls, args.robots || ctx.config.robots, read);

@@ -42,5 +42,6 @@ export function readDeps(ctx: OpContext): ReadDeps {
     extractOptions: { pdfMaxPages: ctx.config.pdfMaxPages },
     memory: pageMemory(ctx.stores),
     progress: ctx.progress,
+    renderer: ctx.browser,
   };
 }

@@ -5,6 +5,9 @@
  */
 import { z } from "zod";
 import { type DurationBounds, readDuration } from "../config.ts";
+import { QuarryError } from "../errors.ts";
+import type { RenderMode } from "../pipeline/render_step.ts";
+import type { OpContext } from "./types.ts";
 
 /**
  * A duration field: text in, milliseconds out, bounds checked once where the
@@ -71,11 +74,27 @@ export const maxTokensField = z.number().int().positive().max(200_000).optional(
   "Token budget for the whole answer, counted exactly (overrides character budgets)",
 );
 
+/** `--render auto|always|never`: when pages are rendered in the browser. */
+export const renderField = z.enum(["auto", "always", "never"]).default("auto").describe(
+  "Render pages in a headless browser (QUARRY_BROWSER_URL): auto renders pages that come back " +
+    "empty or as a JavaScript shell, always renders every HTML page, never renders none",
+);
+
 /** `--diagnostics`: report dropped candidates and timings. */
 export const diagnosticsField = z.boolean().default(false).describe(
   "Add diagnostics (dropped candidates, timings) to the metadata",
 );
 
+/** `--render always` without a browser is bad usage, said before anything is fetched. */
+export function requireBrowser(ctx: OpContext, mode: RenderMode): void {
+  if (mode !== "always" || ctx.browser) return;
+  throw new QuarryError("BAD_INPUT", "--render always needs a browser, and none is configured", {
+    suggestions: [
+      "Start one: chromium --headless --remote-debugging-port=9222",
+      "Then set QUARRY_BROWSER_URL=http://127.0.0.1:9222",
+    ],
+  });
+}
 /** `--robots`: obey robots.txt (RFC 9309) for the product token Quarry. */
 export const robotsField = z.boolean().default(false).describe(
   "Obey robots.txt: pages it disallows for Quarry are not read (also QUARRY_ROBOTS=1)",

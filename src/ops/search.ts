@@ -39,6 +39,8 @@ import {
   diagnosticsField,
   durationField,
   maxTokensField,
+  renderField,
+  requireBrowser,
   robotsField,
   timeoutField,
 } from "./schemas.ts";
@@ -83,6 +85,7 @@ const input = z.object({
   preferArchive: z.boolean().default(false).describe(
     "Put archived pages that answer the question well ahead of web results",
   ),
+  render: renderField,
   robots: robotsField,
   diagnostics: diagnosticsField,
 });
@@ -117,6 +120,7 @@ function deps(ctx: OpContext, args: SearchInput, kv: Deno.Kv, timeoutMs: number)
           query: args.query,
           // Pages robots.txt kept out are not read: an index in `allowed` is one in `urls`.
           onPage: onPage && ((page, i) => onPage(page, urls.indexOf(allowed[i]!))),
+          render: args.render,
         }, readDeps(ctx))),
     countTokens,
     ...(sessions && session !== undefined
@@ -343,7 +347,8 @@ export const searchOp = defineOp({
     "question, ranked, within a character or token budget (max_tokens). Use it for questions " +
     "that need current or sourced information. Results carry url, title, relevance and " +
     "excerpts; failed pages carry a status and reason. Answers are cached (24 h by default); " +
-    "pass a session key to avoid receiving the same page twice.",
+    "pass a session key to avoid receiving the same page twice. Pages built by JavaScript are " +
+    "rendered in a headless browser when one is configured (render).",
   input,
   positionals: [{ field: "query" }],
   short: { count: "n", force: "f" },
@@ -354,6 +359,7 @@ export const searchOp = defineOp({
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false },
   },
   async run(ctx, args) {
+    if (!args.local) requireBrowser(ctx, args.render);
     const ttlMs = args.ttl ?? ctx.config.cacheTtlMs;
     // A session changes the answer with every call, so it is never served from the cache.
     // Local answers are not cached either: they cost one offline archive query, and the

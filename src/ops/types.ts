@@ -9,6 +9,7 @@ import type { ResolveDns } from "../pipeline/guard.ts";
 import type { ExtractFn } from "../pipeline/extract/pool.ts";
 import type { PinnedFetch } from "../pipeline/pinned.ts";
 import type { ByteBudget } from "../pipeline/budget.ts";
+import type { LazyBrowser } from "../pipeline/browser/lazy.ts";
 import type { Envelope } from "../envelope.ts";
 import type { Stores } from "../store/stores.ts";
 
@@ -39,6 +40,8 @@ export interface OpContext {
    * it unset (the user names their own folders).
    */
   indexRoots?: readonly string[] | undefined;
+  /** The browser that renders JavaScript pages; absent when `QUARRY_BROWSER_URL` is unset. */
+  browser?: LazyBrowser;
 }
 
 /** MCP tool behaviour hints. */

@@ -14,6 +14,7 @@ import { fetchAll, type FetchOptions } from "./fetch.ts";
 import type { ByteBudget } from "./budget.ts";
 import type { PinnedFetch } from "./pinned.ts";
 import { type ArchivedPage, articleFromArchived, type PageMemory } from "./memory.ts";
+import { type Renderer, renderIfNeeded, type RenderMode } from "./render_step.ts";
 import type { ExtractResult, FetchResult, PageStatus, Validators } from "./types.ts";
 
 /** Least time a page's extraction gets, however long its fetch took. */
@@ -31,6 +32,8 @@ export interface PageRead {
   archiveId?: string;
   /** The page was unchanged (HTTP 304) and its archived copy was used. */
   revalidated?: boolean;
+  /** The content comes from the DOM a browser rendered (see `render_step.ts`). */
+  rendered?: boolean;
 }
 
 /** What reading needs from outside. */
@@ -50,6 +53,8 @@ export interface ReadDeps {
   memory?: PageMemory | undefined;
   /** One line about a store that failed; the pages are read anyway. */
   progress?: ((line: string) => void) | undefined;
+  /** The browser that renders JavaScript pages; absent when none is configured. */
+  renderer?: Renderer | undefined;
 }
 
 /** How one batch is read. */
@@ -59,6 +64,8 @@ export interface ReadOptions {
   query?: string | undefined;
   /** Called with each page, in the order they are ready, with its index in `urls`. */
   onPage?: ((page: PageRead, index: number) => void) | undefined;
+  /** When pages are rendered in the browser (`render_step.ts`). @default "auto" */
+  render?: RenderMode | undefined;
 }
 
 /**
@@ -194,7 +201,10 @@ async function remember(page: PageRead, batch: Batch): Promise<void> {
   }
 }
 
-/** Everything one landed page needs: its archived copy or its extraction, then the archive. */
+/**
+ * Everything one landed page needs: its archived copy or its extraction (and
+ * a render in the browser when it came back as a JavaScript shell), then the archive.
+ */
 async function settle(result: FetchResult, batch: Batch): Promise<PageRead> {
   let landed = result;
   if (result.status === "not_modified") {
@@ -204,7 +214,15 @@ async function settle(result: FetchResult, batch: Batch): Promise<PageRead> {
     const { validators: _, ...plain } = batch.options.fetch;
     [landed] = await fetchAll([result.url], plain, batch.deps) as [FetchResult];
   }
-  const page = await extractOne(landed, batch.deps, extractCall(landed, batch.options.fetch));
+  const page = await renderIfNeeded(
+    await extractOne(landed, batch.deps, extractCall(landed, batch.options.fetch)),
+    {
+      mode: batch.options.render ?? "auto",
+      renderer: batch.deps.renderer,
+      extract: batch.deps.extract,
+      signal: batch.options.fetch.signal,
+    },
+  );
   await remember(page, batch);
   return page;
 }

@@ -41,6 +41,8 @@ export interface ResearchResult {
   tokens?: number;
   archive_id?: string;
   published?: string | null;
+  /** Read from the DOM a browser rendered. */
+  rendered?: boolean;
 }
 
 /** What the engine chain answered. */
@@ -149,7 +151,10 @@ function judge(
   options: ResearchOptions,
   deps: ResearchDeps,
 ): { result: ResearchResult; good: boolean } {
-  const withId = page.archiveId === undefined ? {} : { archive_id: page.archiveId };
+  const withId = {
+    ...(page.archiveId === undefined ? {} : { archive_id: page.archiveId }),
+    ...(page.rendered ? { rendered: true } : {}),
+  };
   if (page.status !== "ok" || !page.extracted) {
     return { result: { ...failedResult(page, c), ...withId }, good: false };
   }

@@ -18,6 +18,8 @@ const SRC = new URL("../../src/", import.meta.url);
 
 /** Deno's own flags, which hints about permissions may name. */
 const DENO_FLAGS = /^--(allow-[a-z]+|deny-[a-z]+|unstable-kv|quiet)$/;
+/** Flags of Chromium, named where Quarry says how to start a browser for rendering. */
+const CHROMIUM_FLAGS = /^--(headless|remote-debugging-port)$/;
 
 const FLAG = /(?:^|[^a-zA-Z0-9-])(--[a-z][a-z0-9-]*)/g;
 const COMMENT_LINE = /^\s*(\/\/|\*|\/\*)/;
@@ -62,7 +64,7 @@ Deno.test("every --flag named in src/ (hints, messages, help) is an option of so
     text.split("\n").forEach((line, i) => {
       if (COMMENT_LINE.test(line)) return;
       for (const [, flag] of line.matchAll(FLAG)) {
-        if (!known.has(flag!) && !DENO_FLAGS.test(flag!)) {
+        if (!known.has(flag!) && !DENO_FLAGS.test(flag!) && !CHROMIUM_FLAGS.test(flag!)) {
           unknown.push(`${path.replace(SRC.pathname, "src/")}:${i + 1}: ${flag}`);
         }
       }

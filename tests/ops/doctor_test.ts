@@ -116,7 +116,7 @@ Deno.test("doctor fails with CAPTCHA when no engine of the chain can search, and
     if (env.success) return;
     assert.equal(env.error.code, "CAPTCHA");
     assert.equal(env.error.suggestions[0], "google answers: try --engine google");
-    assert.equal(byName(env).size, 15, "the lines are still reported");
+    assert.equal(byName(env).size, 16, "the lines are still reported");
   } finally {
     await test.close();
     await web.close();

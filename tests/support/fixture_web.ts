@@ -8,6 +8,7 @@ import { apiRoutes } from "./web/apis.ts";
 import { engineRoutes } from "./web/engines.ts";
 import { hostileRoutes } from "./web/hostile.ts";
 import { pageRoutes } from "./web/pages.ts";
+import { renderRoutes } from "./web/render.ts";
 import { pdfRoutes } from "./web/pdf.ts";
 import { researchRoutes } from "./web/research.ts";
 import { robotsRoutes } from "./web/robots.ts";
@@ -45,6 +46,7 @@ export const DEFAULT_ROUTES: Route[] = [
   ...engineRoutes,
   ...researchRoutes,
   ...hostileRoutes,
+  ...renderRoutes,
   ...pdfRoutes,
   ...robotsRoutes,
 ];
