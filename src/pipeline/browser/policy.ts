@@ -56,7 +56,8 @@ export function requestGuard(options: GuardOptions): RequestGuard {
         reason: error instanceof Error ? error.message : String(error),
       };
     }
-    if (options.allowPrivateNetwork || allowed.has(url.origin)) return { ok: true };
+    // The browser connects by itself: no addresses to pin, the verdict is what counts.
+    if (options.allowPrivateNetwork || allowed.has(url.origin)) return { ok: true, addresses: [] };
     const cache = options.cache;
     if (!cache) return await guardHost(url, options.resolveDns);
     let verdict = cache.get(url.hostname);
