@@ -93,6 +93,23 @@ export interface Article {
   canonical?: string;
 }
 
+/** An article with nothing in it (a page that could not be read), with what is known of it. */
+export function emptyArticle(known: Partial<Article> = {}): Article {
+  return {
+    title: "",
+    byline: null,
+    site: null,
+    lang: null,
+    published: null,
+    excerpt: null,
+    text: "",
+    markdown: "",
+    blocks: [],
+    links: [],
+    ...known,
+  };
+}
+
 /**
  * Extraction result: `ok` with an article, `empty` with a reason,
  * `too_large` when the page is over the extraction bounds (too many

@@ -8,7 +8,7 @@
  */
 // Deferred: evaluated on the first page extracted, not when a command starts.
 import defer * as readability from "@mozilla/readability";
-import type { Article, Block, ExtractResult } from "../types.ts";
+import { type Article, type Block, emptyArticle, type ExtractResult } from "../types.ts";
 import { toBlocks, toSegments, toText } from "./blocks.ts";
 import { fallbackRoot } from "./fallback.ts";
 import { cleanArticle, trimHead, trimTail } from "./cleanup.ts";
@@ -193,24 +193,13 @@ export function extract(body: string, url: string, options: ExtractOptions = {})
     return extractHtml(body, url, config);
   } catch {
     // A DOM the parser or a library cannot handle: one page, not the batch.
-    return { status: "unreadable", reason: FAILED_REASON, extractor: "fallback", article: blank() };
+    return {
+      status: "unreadable",
+      reason: FAILED_REASON,
+      extractor: "fallback",
+      article: emptyArticle(),
+    };
   }
-}
-
-/** An article with nothing in it. */
-function blank(): Article {
-  return {
-    title: "",
-    byline: null,
-    site: null,
-    lang: null,
-    published: null,
-    excerpt: null,
-    text: "",
-    markdown: "",
-    blocks: [],
-    links: [],
-  };
 }
 
 /** The HTML path: Readability, refined; the fallback when it finds too little. */
@@ -219,7 +208,7 @@ function extractHtml(body: string, url: string, config: ExtractConfig): ExtractR
   const bounded = boundMarkup(stripInert(body), config);
   if (!bounded.ok) {
     const reason = `the page has over ${config.maxElements} elements`;
-    return { status: "too_large", reason, extractor: "fallback", article: blank() };
+    return { status: "too_large", reason, extractor: "fallback", article: emptyArticle() };
   }
   const html = bounded.html;
   const urls: ExtractUrls = { pageUrl, baseUrl: baseUrlOf(html, pageUrl) };

@@ -10,7 +10,7 @@
  * @module
  */
 import { getDocumentProxy } from "unpdf";
-import type { ExtractResult, Link } from "../types.ts";
+import { emptyArticle, type ExtractResult, type Link } from "../types.ts";
 import { composePdf, fileName, type PageText, siteOf } from "./pdf_article.ts";
 import { type TextRun, toLines } from "./pdf_lines.ts";
 import { type PdfMetadataSource, readPdfMetadata } from "./pdf_meta.ts";
@@ -135,17 +135,6 @@ function unreadable(error: unknown, url: string): ExtractResult {
     status: "unreadable",
     reason,
     extractor: "pdf",
-    article: {
-      title: fileName(url),
-      byline: null,
-      site: siteOf(url),
-      lang: null,
-      published: null,
-      excerpt: null,
-      text: "",
-      markdown: "",
-      blocks: [],
-      links: [],
-    },
+    article: emptyArticle({ title: fileName(url), site: siteOf(url) }),
   };
 }

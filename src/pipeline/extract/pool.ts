@@ -10,7 +10,7 @@
  */
 import type { ExtractOptions } from "./mod.ts";
 import type { ExtractJob } from "./worker.ts";
-import type { ExtractResult } from "../types.ts";
+import { emptyArticle, type ExtractResult } from "../types.ts";
 
 /** How one call may be cut short. */
 export interface ExtractCall {
@@ -88,18 +88,7 @@ export function unreadable(reason: string): ExtractResult {
     status: "unreadable",
     reason,
     extractor: "fallback",
-    article: {
-      title: "",
-      byline: null,
-      site: null,
-      lang: null,
-      published: null,
-      excerpt: null,
-      text: "",
-      markdown: "",
-      blocks: [],
-      links: [],
-    },
+    article: emptyArticle(),
   };
 }
 
