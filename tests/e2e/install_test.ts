@@ -13,7 +13,13 @@ Deno.test("deno task install gives a working quarry command, offline, in the roo
     const base = quarryCommand([], home);
     // The shim runs `deno` from the PATH, as on a user's machine.
     const denoDir = Deno.execPath().replace(/\/[^/]*$/, "");
-    const env = { ...base.env, PATH: `${denoDir}:${base.env.PATH}` };
+    // `deno install --global` asks the npm registry for package metadata the run cache may lack
+    // (a cold DENO_DIR): let it trust the system's certificates, as the rest of the gate's Deno does.
+    const env = {
+      ...base.env,
+      PATH: `${denoDir}:${base.env.PATH}`,
+      DENO_TLS_CA_STORE: Deno.env.get("DENO_TLS_CA_STORE") ?? "mozilla,system",
+    };
     const install = await new Deno.Command(Deno.execPath(), {
       args: ["task", "--quiet", "install"],
       cwd: base.cwd,
