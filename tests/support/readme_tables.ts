@@ -77,9 +77,8 @@ export const SAMPLE_ARGS = [
   "--timeout",
   "2s",
 ];
-const ORIGIN = /http:\/\/127\.0\.0\.1:\d+/g;
 
-/** What `quarry search` prints on the fixture web, with its port written as PORT. */
+/** What `quarry search` prints on the fixture web, with the fixture's port (only) written as PORT. */
 export async function sampleAnswer(): Promise<string> {
   const web = await startFixtureWeb();
   try {
@@ -91,7 +90,7 @@ export async function sampleAnswer(): Promise<string> {
     return [
       "```text",
       `$ quarry ${shown}`,
-      run.stdout.replace(ORIGIN, "http://127.0.0.1:PORT").trimEnd(),
+      run.stdout.replaceAll(web.origin, "http://127.0.0.1:PORT").trimEnd(),
       "```",
     ].join("\n");
   } finally {
